@@ -1,0 +1,3 @@
+# The boards perf-counter attaches to, and nothing else (minimal build)
+CONFIG_RISCV_VIRT=y
+CONFIG_PERF_COUNTER=y

@@ -1,0 +1,68 @@
+/*
+ * Performance counter core (Altera/Intel Nios II "performance counter"
+ * register map), counting from QEMU's virtual clock.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_MISC_PERF_COUNTER_H
+#define HW_MISC_PERF_COUNTER_H
+
+#include "hw/sysbus.h"
+#include "qom/object.h"
+
+#define TYPE_PERF_COUNTER "perf-counter"
+OBJECT_DECLARE_SIMPLE_TYPE(PerfCounterState, PERF_COUNTER)
+
+/* Counter 0 is the global counter; sections are 1..num-sections. */
+#define PERF_COUNTER_MAX_SECTIONS 63
+#define PERF_COUNTER_MAX_COUNTERS (PERF_COUNTER_MAX_SECTIONS + 1)
+
+/* Size of the MMIO region, whatever the number of sections. */
+#define PERF_COUNTER_MMIO_SIZE 0x1000
+
+/* "base" property value meaning "let the board choose". */
+#define PERF_COUNTER_BASE_AUTO UINT64_MAX
+
+struct PerfCounterState {
+    SysBusDevice parent_obj;
+
+    MemoryRegion iomem;
+
+    /* Properties */
+    uint32_t num_sections;
+    uint32_t freq_hz;
+    uint64_t base;
+
+    /* Global enable (START/STOP) */
+    bool enabled;
+    /* Bit i set: section i has been begun and not ended */
+    uint64_t section_running;
+    /* Virtual-clock ns each counter has counted up to sync_ns */
+    uint64_t counted_ns[PERF_COUNTER_MAX_COUNTERS];
+    uint32_t events[PERF_COUNTER_MAX_COUNTERS];
+    int64_t sync_ns;
+};
+
+/**
+ * perf_counter_map: map a perf-counter into a board's address space
+ * @dev: the perf-counter device (realized)
+ * @container: the region to map it into
+ * @container_addr: guest physical address of @container
+ * @window_addr: guest physical address of the window the board offers
+ * @window_size: size of that window
+ * @errp: error object
+ *
+ * Boards call this from their device-plug handler.  The device goes at
+ * its "base" property, which must be naturally aligned, inside the
+ * window and clear of any other device; with "base" unset it goes in the
+ * first free naturally aligned slot of the window, and "base" is set to
+ * the chosen address so that it can be read back with qom-get.
+ *
+ * Returns: true on success.
+ */
+bool perf_counter_map(DeviceState *dev, MemoryRegion *container,
+                      hwaddr container_addr, hwaddr window_addr,
+                      hwaddr window_size, Error **errp);
+
+#endif

@@ -1,0 +1,424 @@
+/*
+ * QTest for the performance counter core: one test per rule of the
+ * behaviour it reproduces, with exact counts.  Virtual time only moves
+ * when the test steps it, so every count is known in advance.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "libqtest.h"
+
+/* Where the mps2 boards put the first perf-counter that has no "base" */
+#define PC_BASE 0x40030000
+#define PC_MMIO_SIZE 0x1000
+
+/* Word offsets of counter i (0 = global, 1.. = sections) */
+#define TIME_LO(i) (PC_BASE + 16 * (i) + 0)
+#define TIME_HI(i) (PC_BASE + 16 * (i) + 4)
+#define EVENTS(i) (PC_BASE + 16 * (i) + 8)
+#define RESERVED(i) (PC_BASE + 16 * (i) + 12)
+
+/* 25 MHz: one tick is 40 ns */
+#define TICK_NS 40
+
+static QTestState *start_board(uint32_t freq_hz, uint32_t sections)
+{
+    return qtest_initf("-machine mps2-an385 "
+                       "-device perf-counter,clock-frequency=%" PRIu32
+                       ",num-sections=%" PRIu32, freq_hz, sections);
+}
+
+static QTestState *start_default(void)
+{
+    return start_board(25000000, 3);
+}
+
+static void pc_reset(QTestState *qts)
+{
+    qtest_writel(qts, TIME_LO(0), 1);
+}
+
+static void pc_start(QTestState *qts)
+{
+    qtest_writel(qts, TIME_HI(0), 0);
+}
+
+static void pc_stop(QTestState *qts)
+{
+    qtest_writel(qts, TIME_LO(0), 0);
+}
+
+static void pc_begin(QTestState *qts, int section)
+{
+    qtest_writel(qts, TIME_HI(section), 0);
+}
+
+static void pc_end(QTestState *qts, int section)
+{
+    qtest_writel(qts, TIME_LO(section), 0);
+}
+
+static uint64_t pc_time(QTestState *qts, int counter)
+{
+    uint64_t lo = qtest_readl(qts, TIME_LO(counter));
+    uint64_t hi = qtest_readl(qts, TIME_HI(counter));
+
+    return hi << 32 | lo;
+}
+
+static uint32_t pc_events(QTestState *qts, int counter)
+{
+    return qtest_readl(qts, EVENTS(counter));
+}
+
+static void assert_all_zero(QTestState *qts, int sections)
+{
+    int i;
+
+    for (i = 0; i <= sections; i++) {
+        g_assert_cmpuint(pc_time(qts, i), ==, 0);
+        g_assert_cmpuint(pc_events(qts, i), ==, 0);
+    }
+}
+
+/* After power-on every counter, event count and flag is zero */
+static void test_power_on_state(void)
+{
+    QTestState *qts = start_default();
+
+    assert_all_zero(qts, 3);
+    /* Nothing runs until START */
+    qtest_clock_step(qts, 1000 * TICK_NS);
+    assert_all_zero(qts, 3);
+    qtest_quit(qts);
+}
+
+/* Rule 2: START runs the global counter, STOP holds it */
+static void test_start_stop_global(void)
+{
+    QTestState *qts = start_default();
+
+    pc_start(qts);
+    qtest_clock_step(qts, 100 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 100);
+    pc_stop(qts);
+    qtest_clock_step(qts, 50 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 100);
+    pc_start(qts);
+    qtest_clock_step(qts, 7 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 107);
+    g_assert_cmpuint(pc_events(qts, 0), ==, 2);
+    qtest_quit(qts);
+}
+
+/* Rule 5: a second START while running counts again, time goes on */
+static void test_repeated_start(void)
+{
+    QTestState *qts = start_default();
+
+    pc_start(qts);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    pc_start(qts);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 20);
+    g_assert_cmpuint(pc_events(qts, 0), ==, 2);
+    qtest_quit(qts);
+}
+
+/* Rule 4: a section counts only while begun and the global counter runs */
+static void test_section_counts_inside_global(void)
+{
+    QTestState *qts = start_default();
+
+    pc_start(qts);
+    qtest_clock_step(qts, 5 * TICK_NS);
+    pc_begin(qts, 2);
+    qtest_clock_step(qts, 30 * TICK_NS);
+    pc_end(qts, 2);
+    qtest_clock_step(qts, 5 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 2), ==, 30);
+    g_assert_cmpuint(pc_events(qts, 2), ==, 1);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 40);
+    /* The other sections never ran */
+    g_assert_cmpuint(pc_time(qts, 1), ==, 0);
+    g_assert_cmpuint(pc_time(qts, 3), ==, 0);
+    g_assert_cmpuint(pc_events(qts, 1), ==, 0);
+    qtest_quit(qts);
+}
+
+/* Rules 3 and 5: BEGIN while stopped sets the flag but is no occurrence */
+static void test_begin_while_stopped(void)
+{
+    QTestState *qts = start_default();
+
+    pc_begin(qts, 1);
+    qtest_clock_step(qts, 20 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 1), ==, 0);
+    pc_start(qts);
+    qtest_clock_step(qts, 25 * TICK_NS);
+    pc_end(qts, 1);
+    g_assert_cmpuint(pc_time(qts, 1), ==, 25);
+    g_assert_cmpuint(pc_events(qts, 1), ==, 0);
+    qtest_quit(qts);
+}
+
+/* Rule 5: BEGIN on a running section counts again; time is continuous */
+static void test_repeated_begin(void)
+{
+    QTestState *qts = start_default();
+
+    pc_start(qts);
+    pc_begin(qts, 3);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    pc_begin(qts, 3);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    pc_end(qts, 3);
+    g_assert_cmpuint(pc_time(qts, 3), ==, 20);
+    g_assert_cmpuint(pc_events(qts, 3), ==, 2);
+    qtest_quit(qts);
+}
+
+/* STOP pauses begun sections; START resumes them without a new BEGIN */
+static void test_stop_pauses_sections(void)
+{
+    QTestState *qts = start_default();
+
+    pc_start(qts);
+    pc_begin(qts, 1);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    pc_stop(qts);
+    qtest_clock_step(qts, 100 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 1), ==, 10);
+    pc_start(qts);
+    qtest_clock_step(qts, 3 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 1), ==, 13);
+    g_assert_cmpuint(pc_events(qts, 1), ==, 1);
+    qtest_quit(qts);
+}
+
+/* END stops a section whether or not the global counter runs */
+static void test_end_while_stopped(void)
+{
+    QTestState *qts = start_default();
+
+    pc_start(qts);
+    pc_begin(qts, 1);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    pc_stop(qts);
+    pc_end(qts, 1);
+    pc_start(qts);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 1), ==, 10);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 20);
+    qtest_quit(qts);
+}
+
+/* Rule 1: RESET zeroes everything and stops global and all sections */
+static void test_reset_command(void)
+{
+    QTestState *qts = start_default();
+
+    pc_start(qts);
+    pc_begin(qts, 1);
+    pc_begin(qts, 3);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    pc_reset(qts);
+    assert_all_zero(qts, 3);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    assert_all_zero(qts, 3);
+    /* Sections were cleared too: START alone runs only the global */
+    pc_start(qts);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 10);
+    g_assert_cmpuint(pc_time(qts, 1), ==, 0);
+    g_assert_cmpuint(pc_time(qts, 3), ==, 0);
+    qtest_quit(qts);
+}
+
+/* Rule 1: a system reset gives the same state as RESET */
+static void test_system_reset(void)
+{
+    QTestState *qts = start_default();
+
+    pc_start(qts);
+    pc_begin(qts, 2);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    qtest_system_reset(qts);
+    assert_all_zero(qts, 3);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    assert_all_zero(qts, 3);
+    qtest_quit(qts);
+}
+
+/* Rules 6 and 7: time is 64 bits, read live as lo then hi */
+static void test_time_above_32_bits(void)
+{
+    QTestState *qts = start_board(1000000000, 1);
+    const uint64_t ticks = (3ULL << 32) + 5;
+
+    pc_start(qts);
+    qtest_clock_step(qts, ticks);
+    g_assert_cmpuint(qtest_readl(qts, TIME_LO(0)), ==, 5);
+    g_assert_cmpuint(qtest_readl(qts, TIME_HI(0)), ==, 3);
+    /* Live: the low word moves on while the counter runs */
+    qtest_clock_step(qts, 2);
+    g_assert_cmpuint(qtest_readl(qts, TIME_LO(0)), ==, 7);
+    /* A 64-bit load reads lo and hi at the same instant */
+    g_assert_cmpuint(qtest_readq(qts, TIME_LO(0)), ==, ticks + 2);
+    qtest_quit(qts);
+}
+
+/*
+ * Counts are kept in virtual nanoseconds and converted on read, so a
+ * clock whose period is not a whole number of ns loses nothing over
+ * many short intervals.
+ */
+static void test_no_rounding_drift(void)
+{
+    QTestState *qts = start_board(3000000, 1);  /* 333.3 ns per tick */
+    int i;
+
+    for (i = 0; i < 30; i++) {
+        pc_start(qts);
+        qtest_clock_step(qts, 100);
+        pc_stop(qts);
+        qtest_clock_step(qts, 1000);
+    }
+    /* 30 * 100 ns = 3000 ns = 9 ticks; per-interval rounding gives 0 */
+    g_assert_cmpuint(pc_time(qts, 0), ==, 9);
+    qtest_quit(qts);
+}
+
+/* Word 4i+3, words past the last counter, and the rest of the page read 0 */
+static void test_unused_words_read_zero(void)
+{
+    QTestState *qts = start_default();
+    uint32_t offset;
+
+    pc_start(qts);
+    pc_begin(qts, 1);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    g_assert_cmpuint(qtest_readl(qts, RESERVED(0)), ==, 0);
+    g_assert_cmpuint(qtest_readl(qts, RESERVED(1)), ==, 0);
+    for (offset = 16 * 4; offset < PC_MMIO_SIZE; offset += 4) {
+        g_assert_cmpuint(qtest_readl(qts, PC_BASE + offset), ==, 0);
+    }
+    qtest_quit(qts);
+}
+
+/* Writes to event and reserved words, and past the sections, do nothing */
+static void test_meaningless_writes_ignored(void)
+{
+    QTestState *qts = start_default();
+
+    pc_start(qts);
+    pc_begin(qts, 1);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    qtest_writel(qts, EVENTS(0), 0);
+    qtest_writel(qts, EVENTS(1), 1);
+    qtest_writel(qts, RESERVED(1), 1);
+    qtest_writel(qts, TIME_LO(4), 1);   /* would be END 4: no such section */
+    qtest_writel(qts, TIME_HI(4), 0);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 20);
+    g_assert_cmpuint(pc_time(qts, 1), ==, 20);
+    g_assert_cmpuint(pc_events(qts, 0), ==, 1);
+    g_assert_cmpuint(pc_events(qts, 1), ==, 1);
+    qtest_quit(qts);
+}
+
+/* Only aligned 32-bit accesses act; others are ignored, reads give 0 */
+static void test_bad_access_size_ignored(void)
+{
+    QTestState *qts = start_default();
+
+    qtest_writeb(qts, TIME_HI(0), 0);      /* not a START */
+    qtest_writew(qts, TIME_HI(0), 0);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 0);
+    g_assert_cmpuint(pc_events(qts, 0), ==, 0);
+    pc_start(qts);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    g_assert_cmpuint(qtest_readb(qts, TIME_LO(0)), ==, 0);
+    g_assert_cmpuint(qtest_readw(qts, TIME_LO(0)), ==, 0);
+    qtest_writeb(qts, TIME_LO(0), 1);      /* not a RESET */
+    g_assert_cmpuint(pc_time(qts, 0), ==, 10);
+    qtest_quit(qts);
+}
+
+/* Several sections at once, each with its own time and count */
+static void test_sections_independent(void)
+{
+    QTestState *qts = start_board(25000000, 7);
+    int i;
+
+    pc_start(qts);
+    for (i = 1; i <= 7; i++) {
+        pc_begin(qts, i);
+        qtest_clock_step(qts, i * TICK_NS);
+    }
+    for (i = 1; i <= 7; i++) {
+        pc_end(qts, i);
+    }
+    /* Section i ran from its BEGIN to the end: sum of steps i..7 */
+    for (i = 1; i <= 7; i++) {
+        g_assert_cmpuint(pc_time(qts, i), ==, (i + 7) * (8 - i) / 2);
+        g_assert_cmpuint(pc_events(qts, i), ==, 1);
+    }
+    qtest_quit(qts);
+}
+
+/* Two cores on one board: separate state, one clock */
+static void test_two_devices(void)
+{
+    QTestState *qts = qtest_init("-machine mps2-an385 "
+                                 "-device perf-counter,num-sections=1 "
+                                 "-device perf-counter,num-sections=2");
+    const uint64_t second = PC_BASE + PC_MMIO_SIZE;
+
+    qtest_writel(qts, TIME_HI(0), 0);
+    qtest_writel(qts, second + 4, 0);
+    qtest_writel(qts, second + 16 * 2 + 4, 0);
+    qtest_clock_step(qts, 1234);
+    qtest_writel(qts, TIME_LO(0), 0);
+    qtest_writel(qts, second, 0);
+    g_assert_cmpuint(pc_time(qts, 0), ==, 1234);
+    g_assert_cmpuint(qtest_readl(qts, second), ==, 1234);
+    g_assert_cmpuint(qtest_readl(qts, second + 16 * 2), ==, 1234);
+    g_assert_cmpuint(pc_time(qts, 1), ==, 0);
+    qtest_quit(qts);
+}
+
+int main(int argc, char **argv)
+{
+    g_test_init(&argc, &argv, NULL);
+
+    qtest_add_func("/perf-counter/power-on-state", test_power_on_state);
+    qtest_add_func("/perf-counter/start-stop-global", test_start_stop_global);
+    qtest_add_func("/perf-counter/repeated-start", test_repeated_start);
+    qtest_add_func("/perf-counter/section-counts-inside-global",
+                   test_section_counts_inside_global);
+    qtest_add_func("/perf-counter/begin-while-stopped",
+                   test_begin_while_stopped);
+    qtest_add_func("/perf-counter/repeated-begin", test_repeated_begin);
+    qtest_add_func("/perf-counter/stop-pauses-sections",
+                   test_stop_pauses_sections);
+    qtest_add_func("/perf-counter/end-while-stopped", test_end_while_stopped);
+    qtest_add_func("/perf-counter/reset-command", test_reset_command);
+    qtest_add_func("/perf-counter/system-reset", test_system_reset);
+    qtest_add_func("/perf-counter/time-above-32-bits",
+                   test_time_above_32_bits);
+    qtest_add_func("/perf-counter/no-rounding-drift", test_no_rounding_drift);
+    qtest_add_func("/perf-counter/unused-words-read-zero",
+                   test_unused_words_read_zero);
+    qtest_add_func("/perf-counter/meaningless-writes-ignored",
+                   test_meaningless_writes_ignored);
+    qtest_add_func("/perf-counter/bad-access-size-ignored",
+                   test_bad_access_size_ignored);
+    qtest_add_func("/perf-counter/sections-independent",
+                   test_sections_independent);
+    qtest_add_func("/perf-counter/two-devices", test_two_devices);
+
+    return g_test_run();
+}

@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: MIT
+"""Obtain Debian's QEMU source, lay qemu-device/ into it and build it.
+
+The build is cached under CACHE/qemu/<version>-<hash>, where hash covers
+every file of qemu-device/ and the configure options: nothing is rebuilt
+unless one of them changed.
+"""
+
+import hashlib
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+from common import CACHE, REPO, Failure, run, say
+
+DEVICE_DIR = REPO / "qemu-device"
+SUPPORTED = re.compile(r"10\.0\.\d+$")
+TARGETS = ["arm-softmmu", "riscv32-softmmu"]
+BINARIES = ["qemu-system-arm", "qemu-system-riscv32"]
+QTESTS = ["tests/qtest/perf-counter-test"]
+CONFIGURE = [
+    "--target-list=" + ",".join(TARGETS),
+    "--without-default-features", "--without-default-devices",
+    "--with-devices-arm=perf-counter", "--with-devices-riscv32=perf-counter",
+    "--disable-docs", "--disable-werror", "--disable-install-blobs",
+    "--python=/usr/bin/python3", "--enable-fdt=system",
+]
+
+
+class Qemu:
+    """A built QEMU: where its binaries, build and source trees are."""
+
+    def __init__(self, root):
+        self.root = root
+        self.src = root / "src"
+        self.build = root / "build"
+
+    def binary(self, arch):
+        return self.build / f"qemu-system-{arch}"
+
+
+def source_tree():
+    """Debian trixie's qemu source package, unpacked once into the cache."""
+    top = CACHE / "qemu-source"
+    for done in sorted(top.glob("qemu-*/.unpacked")):
+        return done.parent
+    say("downloading Debian's QEMU source package (apt-get source qemu/trixie)")
+    if top.exists():
+        shutil.rmtree(top)
+    top.mkdir(parents=True)
+    run(["apt-get", "source", "-q", "qemu/trixie"], cwd=top,
+        log=top / "apt-get-source.log")
+    trees = [p for p in top.glob("qemu-*") if p.is_dir()]
+    if len(trees) != 1:
+        raise Failure(f"expected one unpacked QEMU tree in {top}, found "
+                      f"{[p.name for p in trees]}")
+    (trees[0] / ".unpacked").touch()
+    return trees[0]
+
+
+def check_version(src):
+    version = (src / "VERSION").read_text().strip()
+    if not SUPPORTED.match(version):
+        raise Failure(
+            f"Debian's QEMU source is version {version}, but qemu-device/ "
+            f"was written for QEMU 10.0.x; its patches and device code may "
+            f"not fit. Port qemu-device/ and update SUPPORTED in {__file__}.")
+    return version
+
+
+def digest(paths_and_data):
+    h = hashlib.sha256()
+    for item in paths_and_data:
+        h.update(item + b"\0")
+    return h.hexdigest()[:12]
+
+
+def device_hash():
+    """A hash of every file in qemu-device/."""
+    items = []
+    for path in sorted(DEVICE_DIR.rglob("*")):
+        if path.is_file():
+            items += [str(path.relative_to(DEVICE_DIR)).encode(),
+                      path.read_bytes()]
+    return digest(items)
+
+
+def patched_files(patch):
+    return re.findall(r"^\+\+\+ b/(\S+)", patch.read_text(), re.M)
+
+
+def lay_device_into(src, pristine):
+    """Copy our files into the QEMU tree and apply our patches to it.
+
+    Files laid in by an earlier version of qemu-device/ are first put
+    back as they are in pristine, so that the tree can be rebuilt
+    incrementally.  Returns the files touched, for the next time.
+    """
+    record = src / ".perf-counter-files"
+    if record.exists():
+        for rel in record.read_text().split():
+            if (pristine / rel).exists():
+                shutil.copyfile(pristine / rel, src / rel)
+            else:
+                (src / rel).unlink(missing_ok=True)
+    touched = []
+    for path in sorted(DEVICE_DIR.rglob("*")):
+        rel = path.relative_to(DEVICE_DIR)
+        if path.is_dir() or rel.parts[0] == "patches":
+            continue
+        dest = src / rel
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, dest)
+        touched.append(str(rel))
+    for patch in sorted((DEVICE_DIR / "patches").glob("*.patch")):
+        touched += patched_files(patch)
+        record.write_text("\n".join(touched) + "\n")
+        result = subprocess.run(
+            ["patch", "-p1", "--forward", "--batch", "--no-backup-if-mismatch",
+             "-i", str(patch)], cwd=src, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise Failure(f"{patch.name} does not apply to this QEMU source:"
+                          f"\n{result.stdout}{result.stderr}"
+                          f"Refresh it against {pristine}.")
+    record.write_text("\n".join(touched) + "\n")
+
+
+def ninja_progress(label):
+    """A progress callback that prints ninja's [n/N] every 10 percent."""
+    shown = [-1]
+
+    def progress(line):
+        m = re.match(r"\[(\d+)/(\d+)\]", line)
+        if m:
+            done, total = int(m.group(1)), int(m.group(2))
+            tenth = done * 10 // total
+            if tenth > shown[0]:
+                shown[0] = tenth
+                say(f"{label}: {done}/{total} ({tenth * 10}%)")
+    return progress
+
+
+def ensure_built():
+    """Return a Qemu with our device built in, building it if needed.
+
+    A change to qemu-device/ rebuilds incrementally in the same tree; a
+    new QEMU version or new configure options build from scratch.
+    """
+    pristine = source_tree()
+    version = check_version(pristine)
+    # The path is fixed: QEMU's build tree records absolute paths
+    root = CACHE / "qemu" / version
+    qemu = Qemu(root)
+    configured = root / ".configure-options"
+    stamp = root / ".device-hash"
+    want = device_hash()
+    if stamp.exists() and stamp.read_text() == want:
+        return qemu
+
+    for old in (CACHE / "qemu").glob("*"):
+        if old != root:
+            say(f"removing QEMU build for another version: {old}")
+            shutil.rmtree(old)
+    options = "\n".join(CONFIGURE)
+    if not configured.exists() or configured.read_text() != options:
+        if root.exists():
+            shutil.rmtree(root)
+        say(f"building QEMU {version} with perf-counter "
+            f"(once; about 5 minutes on 2 cores) in {root}")
+        say("copying source tree")
+        shutil.copytree(pristine, qemu.src, symlinks=True)
+        lay_device_into(qemu.src, pristine)
+        qemu.build.mkdir()
+        say("configuring")
+        run([str(qemu.src / "configure")] + CONFIGURE, cwd=qemu.build,
+            log=root / "configure.log")
+        configured.write_text(options)
+    else:
+        say("qemu-device/ changed: rebuilding QEMU incrementally")
+        stamp.unlink(missing_ok=True)
+        lay_device_into(qemu.src, pristine)
+    run(["ninja"] + BINARIES + QTESTS, cwd=qemu.build,
+        log=root / "ninja.log", progress=ninja_progress("compiling"))
+    stamp.write_text(want)
+    say("QEMU ready")
+    return qemu

@@ -1,0 +1,53 @@
+# SPDX-License-Identifier: MIT
+"""Helpers for the boot tests: boot a test image, parse what it prints."""
+
+import boot
+
+
+def run_image(ctx, board, relpath, **kwargs):
+    """Boot firmware relpath of board's build; return the boot Result."""
+    image = ctx.firmware(board, relpath)
+    return boot.boot(ctx.qemu, board, image, capture=True, **kwargs)
+
+
+def expect_exit(result, code=0):
+    assert not result.timed_out, "the guest timed out:\n" + result.output
+    assert result.exit_code == code, (
+        f"exit code {result.exit_code}, expected {code}; output:\n"
+        + result.output)
+
+
+def parse_records(text):
+    """'name k=v k=v' lines -> {name: [{k: int(v)}, ...]}."""
+    records = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) < 2 or not all("=" in w for w in words[1:]):
+            continue
+        fields = dict(w.split("=", 1) for w in words[1:])
+        records.setdefault(words[0], []).append(
+            {k: int(v, 0) for k, v in fields.items()})
+    return records
+
+
+def rules(ctx, board):
+    """The records of tests/firmware/rules.c on board, booted once."""
+    key = ("rules", board.name)
+    if key not in ctx.cache:
+        result = run_image(ctx, board, "tests/firmware/rules.elf")
+        expect_exit(result)
+        ctx.cache[key] = parse_records(result.output)
+    return ctx.cache[key]
+
+
+def record(ctx, board, name):
+    found = rules(ctx, board).get(name)
+    assert found, f"rules.elf printed no '{name}' line"
+    return found[0]
+
+
+def assert_counts(rec, **expected):
+    wrong = {k: (rec.get(k), v) for k, v in expected.items()
+             if rec.get(k) != v}
+    assert not wrong, "counts (got, expected): " + ", ".join(
+        f"{k}={g} expected {e}" for k, (g, e) in wrong.items())

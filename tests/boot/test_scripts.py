@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: MIT
+"""scripts/profile as a user runs it, and QEMU's refusal of bad
+perf-counter properties (on the default board)."""
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+import boot
+from common import REPO
+
+PROFILE = REPO / "scripts" / "profile"
+
+
+def profile(*args, timeout=300):
+    return subprocess.run([str(PROFILE)] + [str(a) for a in args],
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_profile_runs_the_example(ctx, board):
+    proc = profile()
+    assert proc.returncode == 0, proc.stderr
+    assert "--Performance Counter Report--" in proc.stdout, proc.stdout
+    assert "|pc_overhead    |" in proc.stdout, proc.stdout
+
+
+def test_profile_builds_user_sources(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / "work.c"
+        work.write_text(
+            "int work(int n) { int s = 0; while (n--) s += n; return s; }\n")
+        main = Path(tmp) / "main.c"
+        main.write_text(
+            '#include <stdio.h>\n'
+            '#include "system.h"\n'
+            '#include "altera_avalon_performance_counter.h"\n'
+            'int work(int n);\n'
+            'int main(void) {\n'
+            '    void *p = (void *)PERFORMANCE_COUNTER_BASE;\n'
+            '    PERF_RESET(p);\n'
+            '    PERF_START_MEASURING(p);\n'
+            '    PERF_BEGIN(p, 1);\n'
+            '    int s = work(1000);\n'
+            '    PERF_END(p, 1);\n'
+            '    perf_print_formatted_report(p, alt_get_cpu_freq(), 1, '
+            '"work");\n'
+            '    return s == 499500 ? 3 : 1;\n'
+            '}\n')
+        proc = profile("--board", board.name, main, work)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    assert "|work           |" in proc.stdout, proc.stdout
+
+
+def test_profile_boots_an_elf(ctx, board):
+    image = ctx.firmware(board, "tests/firmware/exit_code.elf")
+    proc = profile(image)
+    assert proc.returncode == 7, proc.stdout + proc.stderr
+    assert "exiting with 7" in proc.stdout
+
+
+def test_profile_stops_a_hanging_guest(ctx, board):
+    image = ctx.firmware(board, "tests/firmware/hang.elf")
+    proc = profile("--timeout", "3", image)
+    assert proc.returncode == boot.TIMEOUT_EXIT, proc.stdout + proc.stderr
+    assert "did not finish within 3" in proc.stderr, proc.stderr
+
+
+def test_profile_help_explains_options(ctx, board):
+    proc = profile("--help")
+    assert proc.returncode == 0, proc.stderr
+    for option in ["--board", "--list-boards", "--timeout", "--no-icount",
+                   "--optimization", "--qemu-arg"]:
+        assert option in proc.stdout, f"--help does not explain {option}"
+
+
+def test_profile_rejects_unknown_board(ctx, board):
+    proc = profile("--board", "no-such-board")
+    assert proc.returncode != 0
+    assert "unknown board 'no-such-board'" in proc.stderr, proc.stderr
+
+
+def refused(ctx, board, prop, *device_args):
+    """QEMU must refuse these -device arguments with an error naming prop."""
+    cmd = [str(ctx.qemu.binary(board.arch))] + board.qemu_args + [
+        "-nodefaults", "-net", "none", "-display", "none", "-monitor", "none",
+        "-S"]
+    for dev in device_args:
+        cmd += ["-device", dev]
+    try:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=5)
+    except subprocess.TimeoutExpired:
+        raise AssertionError(f"QEMU accepted {device_args}") from None
+    assert proc.returncode != 0, f"QEMU accepted {device_args}"
+    assert f"'{prop}'" in proc.stderr, (
+        f"the error does not name '{prop}': {proc.stderr}")
+
+
+def test_bad_property_no_sections(ctx, board):
+    refused(ctx, board, "num-sections", "perf-counter,num-sections=0")
+
+
+def test_bad_property_too_many_sections(ctx, board):
+    refused(ctx, board, "num-sections", "perf-counter,num-sections=64")
+
+
+def test_bad_property_zero_frequency(ctx, board):
+    refused(ctx, board, "clock-frequency", "perf-counter,clock-frequency=0")
+
+
+def test_bad_property_absurd_frequency(ctx, board):
+    refused(ctx, board, "clock-frequency",
+            "perf-counter,clock-frequency=4000000000")
+
+
+def test_bad_property_unaligned_base(ctx, board):
+    refused(ctx, board, "base", "perf-counter,base=0x40030004")
+
+
+def test_bad_property_base_on_another_device(ctx, board):
+    refused(ctx, board, "base", "perf-counter,base=0x40000000")
+
+
+def test_bad_property_base_overlaps_other_counter(ctx, board):
+    refused(ctx, board, "base", "perf-counter,base=0x40031000",
+            "perf-counter,base=0x40031000")

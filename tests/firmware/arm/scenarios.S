@@ -1,0 +1,75 @@
+/*
+ * Measured scenarios in hand-written Thumb-2 code, so that the number of
+ * instructions between the counter accesses, and so the counts, are
+ * known exactly.  With -icount, a section counts the instructions after
+ * its BEGIN store up to and including its END store.
+ *
+ * Every function takes r0 = counter base, r1 = n >= 1 and uses section 1.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+    .syntax unified
+    .thumb
+    .text
+
+    .equ STOP_OR_RESET, 0
+    .equ START, 4
+    .equ END1, 16
+    .equ BEGIN1, 20
+
+/* 2n instructions */
+    .macro SPIN_R1
+1:  subs r1, r1, #1
+    bne 1b
+    .endm
+
+/* 2n + 1 instructions, r1 kept */
+    .macro SPIN_COPY
+    mov r3, r1
+1:  subs r3, r3, #1
+    bne 1b
+    .endm
+
+/* Section 1 = 2n + 1, global = 2n + 3, one occurrence */
+    .global scenario_loop
+    .type scenario_loop, %function
+    .thumb_func
+scenario_loop:
+    movs r2, #0
+    str r2, [r0, #START]
+    str r2, [r0, #BEGIN1]
+    SPIN_R1
+    str r2, [r0, #END1]
+    str r2, [r0, #STOP_OR_RESET]
+    bx lr
+    .size scenario_loop, . - scenario_loop
+
+/* BEGIN before START: section 1 = 2n + 2, global = 2n + 3, 0 occurrences */
+    .global scenario_begin_while_stopped
+    .type scenario_begin_while_stopped, %function
+    .thumb_func
+scenario_begin_while_stopped:
+    movs r2, #0
+    str r2, [r0, #BEGIN1]
+    str r2, [r0, #START]
+    SPIN_COPY
+    str r2, [r0, #END1]
+    str r2, [r0, #STOP_OR_RESET]
+    bx lr
+    .size scenario_begin_while_stopped, . - scenario_begin_while_stopped
+
+/* BEGIN twice: section 1 = 4n + 4, global = 4n + 6, 2 occurrences */
+    .global scenario_repeated_begin
+    .type scenario_repeated_begin, %function
+    .thumb_func
+scenario_repeated_begin:
+    movs r2, #0
+    str r2, [r0, #START]
+    str r2, [r0, #BEGIN1]
+    SPIN_COPY
+    str r2, [r0, #BEGIN1]
+    SPIN_COPY
+    str r2, [r0, #END1]
+    str r2, [r0, #STOP_OR_RESET]
+    bx lr
+    .size scenario_repeated_begin, . - scenario_repeated_begin

@@ -1,0 +1,20 @@
+/*
+ * What the test firmware needs from each architecture and board.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef TEST_SUPPORT_H
+#define TEST_SUPPORT_H
+
+#include "alt_types.h"
+
+/* Sleep (so that -icount skips the time) for at least this many ticks
+ * of the board timer, which must be started */
+void test_idle_wait(alt_u32 timer_ticks);
+
+/* Hand-written scenarios (ARCH/scenarios.S): counts in the comments */
+void scenario_loop(void *base, alt_u32 n);
+void scenario_begin_while_stopped(void *base, alt_u32 n);
+void scenario_repeated_begin(void *base, alt_u32 n);
+
+#endif
