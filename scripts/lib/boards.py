@@ -21,6 +21,7 @@ class Board:
     name: str
     arch: str                  # qemu-system-<arch>
     cpu: str                   # for humans
+    # Machine options, and what keeps the board quiet and headless
     qemu_args: list = field(default_factory=list)
 
     @property
@@ -63,7 +64,8 @@ class Board:
 
 BOARDS = {b.name: b for b in [
     Board("mps2-an385", "arm", "Cortex-M3",
-          ["-machine", "mps2-an385"]),
+          # -nodefaults would leave the LAN9118 without a peer (a warning)
+          ["-machine", "mps2-an385", "-net", "none"]),
 ]}
 DEFAULT_BOARD = "mps2-an385"
 

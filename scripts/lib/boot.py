@@ -26,8 +26,7 @@ def command(qemu, board, image, icount=True, extra=()):
     """The QEMU command line that boots image on board."""
     base, sections, freq = board.counter
     cmd = [str(qemu.binary(board.arch))] + board.qemu_args + [
-        "-nodefaults", "-net", "none", "-display", "none",
-        "-monitor", "none", "-serial", "none",
+        "-display", "none", "-monitor", "none", "-serial", "none",
         "-chardev", "stdio,id=guest-stdio",
         "-semihosting-config", "enable=on,target=native,chardev=guest-stdio",
         "-device", device_arg(base, sections, freq),

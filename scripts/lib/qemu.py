@@ -10,7 +10,7 @@ import hashlib
 import re
 import shutil
 import subprocess
-from pathlib import Path
+import time
 
 from common import CACHE, REPO, Failure, run, say
 
@@ -38,6 +38,14 @@ class Qemu:
 
     def binary(self, arch):
         return self.build / f"qemu-system-{arch}"
+
+    def record_build_time(self, seconds):
+        """Remember how long the build from scratch took, for scripts/bench."""
+        (self.root / ".build-seconds").write_text(f"{seconds:.1f}\n")
+
+    def build_time(self):
+        path = self.root / ".build-seconds"
+        return float(path.read_text()) if path.exists() else None
 
 
 def source_tree():
@@ -158,12 +166,15 @@ def ensure_built():
     if stamp.exists() and stamp.read_text() == want:
         return qemu
 
+    start = time.monotonic()
     for old in (CACHE / "qemu").glob("*"):
         if old != root:
             say(f"removing QEMU build for another version: {old}")
             shutil.rmtree(old)
     options = "\n".join(CONFIGURE)
-    if not configured.exists() or configured.read_text() != options:
+    from_scratch = (not configured.exists()
+                    or configured.read_text() != options)
+    if from_scratch:
         if root.exists():
             shutil.rmtree(root)
         say(f"building QEMU {version} with perf-counter "
@@ -183,5 +194,7 @@ def ensure_built():
     run(["ninja"] + BINARIES + QTESTS, cwd=qemu.build,
         log=root / "ninja.log", progress=ninja_progress("compiling"))
     stamp.write_text(want)
-    say("QEMU ready")
+    if from_scratch:
+        qemu.record_build_time(time.monotonic() - start)
+    say(f"QEMU ready ({time.monotonic() - start:.0f} s)")
     return qemu

@@ -58,20 +58,18 @@ def run_tap(results, prefix, cmd, env=None, timeout=600):
                        f"timed out after {timeout} s\n{out[-2000:]}")
         return
     seen = failed = 0
-    lines = out.splitlines()
-    for i, line in enumerate(lines):
+    since_last = []     # lines between results: the failure messages
+    for line in out.splitlines():
         m = re.match(r"(not ok|ok) \d+ (?:- )?(.*)", line)
         if not m:
+            if not line.startswith("# starting QEMU"):
+                since_last.append(line)
             continue
         seen += 1
         failed += m.group(1) != "ok"
-        detail = []
-        for follow in lines[i + 1:]:
-            if re.match(r"(not )?ok \d+", follow):
-                break
-            detail.append(follow)
         results.record(f"{prefix}: {m.group(2).strip()}",
-                       m.group(1) == "ok", "\n".join(detail))
+                       m.group(1) == "ok", "\n".join(since_last[-20:]))
+        since_last = []
     if proc.returncode != 0 and not failed:
         results.record(f"{prefix}: exit status", False,
                        f"exit {proc.returncode}\n{out[-2000:]}")
