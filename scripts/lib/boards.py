@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """The boards we profile on, and how QEMU is started for each.
 
-What the firmware must agree on (counter base, sections, clock) is read
-from the board's system.h, the one place it is written down.
+What the firmware must agree on (the cores' bases and sections, the
+counter clock) is read from the board's system.h, the one place it is
+written down; which system.h a board uses, from its Meson cross file.
 """
 
 import math
@@ -23,49 +24,89 @@ class Board:
     cpu: str                   # for humans
     # Machine options, and what keeps the board quiet and headless
     qemu_args: list = field(default_factory=list)
-
-    @property
-    def dir(self) -> Path:
-        return BOARDS_DIR / self.name
+    # Warnings QEMU always prints for this board, not worth showing
+    stderr_noise: list = field(default_factory=list)
 
     @property
     def cross_file(self) -> Path:
-        return self.dir / "cross.ini"
-
-    def system_h(self):
-        """The integer #defines of the board's system.h, by name."""
-        text = (self.dir / "system.h").read_text()
-        return {m.group(1): int(m.group(2), 0) for m in re.finditer(
-            r"^#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+)\s*$", text, re.M)}
+        return BOARDS_DIR / f"{self.name}.ini"
 
     @property
-    def counter(self):
-        """(base, sections, clock Hz) of the board's performance counter."""
-        d = self.system_h()
+    def system_h(self) -> Path:
+        m = re.search(r"^board_dir\s*=\s*'([^']+)'",
+                      self.cross_file.read_text(), re.M)
+        if not m:
+            raise Failure(f"{self.cross_file} sets no board_dir")
+        return BOARDS_DIR / m.group(1) / "system.h"
+
+    def defines(self):
+        """The integer #defines of the board's system.h, by name."""
+        return {m.group(1): int(m.group(2), 0) for m in re.finditer(
+            r"^#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+)\s*$",
+            self.system_h.read_text(), re.M)}
+
+    @property
+    def freq(self):
         try:
-            return (d["PERFORMANCE_COUNTER_BASE"],
-                    d["PERFORMANCE_COUNTER_HOW_MANY_SECTIONS"],
-                    d["ALT_CPU_FREQ"])
-        except KeyError as err:
-            raise Failure(f"{self.dir / 'system.h'} does not define {err}")
+            return self.defines()["ALT_CPU_FREQ"]
+        except KeyError:
+            raise Failure(f"{self.system_h} does not define ALT_CPU_FREQ") \
+                from None
+
+    @property
+    def counters(self):
+        """[(base, sections)] of every core system.h declares, in order.
+
+        Cores are PERFORMANCE_COUNTER_BASE, PERFORMANCE_COUNTER_1_BASE...
+        each with its _HOW_MANY_SECTIONS.
+        """
+        d = self.defines()
+        found = []
+        for name in sorted(d, key=lambda n: (len(n), n)):
+            m = re.fullmatch(r"PERFORMANCE_COUNTER(_\d+)?_BASE", name)
+            if not m:
+                continue
+            sections = f"PERFORMANCE_COUNTER{m.group(1) or ''}" \
+                "_HOW_MANY_SECTIONS"
+            if sections not in d:
+                raise Failure(f"{self.system_h} defines {name} but not "
+                              f"{sections}")
+            found.append((d[name], d[sections]))
+        if not found:
+            raise Failure(f"{self.system_h} declares no "
+                          f"PERFORMANCE_COUNTER_BASE")
+        return found
 
     @property
     def icount_shift(self):
         """The -icount shift that makes one count one instruction."""
-        freq = self.counter[2]
-        shift = round(math.log2(NS_PER_SECOND / freq))
-        if NS_PER_SECOND != freq << shift:
+        shift = round(math.log2(NS_PER_SECOND / self.freq))
+        if NS_PER_SECOND != self.freq << shift:
             raise Failure(
-                f"ALT_CPU_FREQ {freq} in {self.dir / 'system.h'} is not "
+                f"ALT_CPU_FREQ {self.freq} in {self.system_h} is not "
                 f"1e9 / 2^N Hz, so no -icount shift gives one count per "
                 f"instruction")
         return shift
 
 
+def _mps2(name, cpu):
+    # The board's LAN9118 is always there; nothing here gives it a peer
+    return Board(name, "arm", cpu, ["-machine", name],
+                 ["warning: nic lan9118.0 has no peer"])
+
+
 BOARDS = {b.name: b for b in [
-    Board("mps2-an385", "arm", "Cortex-M3",
-          # -nodefaults would leave the LAN9118 without a peer (a warning)
-          ["-machine", "mps2-an385", "-net", "none"]),
+    _mps2("mps2-an385", "Cortex-M3"),
+    _mps2("mps2-an386", "Cortex-M4"),
+    _mps2("mps2-an500", "Cortex-M7"),
+    # No random seeds in the device tree, so that runs stay identical:
+    # dtb-randomness=off on arm, a fixed -seed on riscv (which lacks it)
+    Board("arm-virt", "arm", "Cortex-A15",
+          ["-machine", "virt,dtb-randomness=off", "-cpu", "cortex-a15",
+           "-nodefaults"]),
+    Board("riscv32-virt", "riscv32", "rv32imac",
+          ["-machine", "virt", "-bios", "none", "-seed", "1",
+           "-nodefaults"]),
 ]}
 DEFAULT_BOARD = "mps2-an385"
 

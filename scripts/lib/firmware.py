@@ -2,6 +2,7 @@
 """Build the firmware (library, examples, test firmware, user programs)
 for a board with Meson, one build directory per board."""
 
+import shutil
 from pathlib import Path
 
 from common import BUILD, REPO, Failure, run, say
@@ -20,11 +21,16 @@ def build(board, app_sources=(), optimization="2"):
     name = board.name + ("-app" if sources else "")
     builddir = BUILD / name
     options = [f"-Dapp={','.join(sources)}", f"-Doptimization={optimization}"]
+    # Meson cannot switch a build directory to another cross file
+    stamp = builddir / ".cross-file"
+    if stamp.exists() and stamp.read_text() != str(board.cross_file):
+        shutil.rmtree(builddir)
     if not (builddir / "build.ninja").exists():
         say(f"configuring firmware build for {board.name} in {builddir}")
         run(["meson", "setup", str(builddir), "--cross-file",
              str(board.cross_file)] + options, cwd=REPO,
             log=BUILD / f"{name}-setup.log")
+        stamp.write_text(str(board.cross_file))
     else:
         run(["meson", "configure", str(builddir)] + options, cwd=REPO,
             log=BUILD / f"{name}-configure.log")

@@ -11,7 +11,7 @@ import firmware
 import qemu
 from common import Failure, main_guard, say
 
-EXAMPLE = "firmware/examples/checksum.elf"
+EXAMPLES = ["checksum", "two_cores"]
 SOURCE_SUFFIXES = {".c", ".S", ".s"}
 
 
@@ -31,6 +31,10 @@ def parse_args(argv):
     p.add_argument("--board", default=boards.DEFAULT_BOARD,
                    help="board to boot (default: %(default)s); see "
                    "--list-boards")
+    p.add_argument("--example", choices=EXAMPLES, default=EXAMPLES[0],
+                   help="bundled example to run when no FILE is given: "
+                   "checksum (the AN 391 tutorial) or two_cores (two "
+                   "counter cores on one board); default: %(default)s")
     p.add_argument("--list-boards", action="store_true",
                    help="list the boards with their CPU and counter clock, "
                    "then exit")
@@ -54,12 +58,13 @@ def parse_args(argv):
 
 
 def list_boards():
-    print(f"{'board':<14} {'arch':<8} {'cpu':<12} {'counter clock':>14}"
-          f"  {'base':>10}  sections")
+    print(f"{'board':<14} {'cpu':<11} {'counter clock':>16}  "
+          f"{'-icount':<8} cores (base: sections)")
     for b in boards.BOARDS.values():
-        base, sections, freq = b.counter
-        print(f"{b.name:<14} {b.arch:<8} {b.cpu:<12} {freq:>11} Hz"
-              f"  {base:#010x}  {sections}")
+        cores = ", ".join(f"{base:#010x}: {n}" for base, n in b.counters)
+        default = " (default)" if b.name == boards.DEFAULT_BOARD else ""
+        print(f"{b.name:<14} {b.cpu:<11} {b.freq:>13} Hz  "
+              f"shift={b.icount_shift:<2} {cores}{default}")
 
 
 def choose_image(args, board):
@@ -76,7 +81,8 @@ def choose_image(args, board):
     if files:
         builddir = firmware.build(board, files, args.optimization)
         return firmware.image(builddir, "app.elf")
-    return firmware.image(firmware.build(board), EXAMPLE)
+    return firmware.image(firmware.build(board),
+                          f"firmware/examples/{args.example}.elf")
 
 
 def main():

@@ -16,8 +16,9 @@ from common import CACHE, REPO, Failure, run, say
 
 DEVICE_DIR = REPO / "qemu-device"
 SUPPORTED = re.compile(r"10\.0\.\d+$")
-TARGETS = ["arm-softmmu", "riscv32-softmmu"]
-BINARIES = ["qemu-system-arm", "qemu-system-riscv32"]
+ARCHES = ["arm", "riscv32"]
+TARGETS = [f"{arch}-softmmu" for arch in ARCHES]
+BINARIES = [f"qemu-system-{arch}" for arch in ARCHES]
 QTESTS = ["tests/qtest/perf-counter-test"]
 CONFIGURE = [
     "--target-list=" + ",".join(TARGETS),

@@ -91,11 +91,11 @@ def host_tests(results):
 
 
 def qtests(results, built):
-    env = dict(os.environ, QTEST_QEMU_BINARY=str(built.binary("arm")))
-    for test in qemu.QTESTS:
-        name = test.rsplit("/", 1)[-1]
-        run_tap(results, f"qtest/{name}",
-                [str(built.build / test), "--tap", "-k"], env=env)
+    for arch in qemu.ARCHES:
+        env = dict(os.environ, QTEST_QEMU_BINARY=str(built.binary(arch)))
+        for test in qemu.QTESTS:
+            run_tap(results, "qtest", [str(built.build / test), "--tap", "-k"],
+                    env=env)
 
 
 def load_module(path):

@@ -141,3 +141,21 @@ def test_meaningless_accesses_are_logged_and_ignored(ctx, board):
                      "bad write of size 1 at offset 0x0",
                      "beyond counter"]:
         assert expected in log, f"no '{expected}' in:\n{log}"
+
+
+def test_two_cores_count_the_same_interval_identically(ctx, board):
+    rec = record(ctx, board, "two_counters")
+    n = rec["n"]
+    assert_counts(rec, first=2 * n + 3, second=2 * n + 3)
+
+
+def test_two_cores_example_prints_two_reports(ctx, board):
+    result = run_image(ctx, board, "firmware/examples/two_cores.elf")
+    expect_exit(result)
+    out = result.output
+    assert "sorted 256 ints; copy matches, then cleared to 0" in out, out
+    assert out.count("--Performance Counter Report--") == 2, out
+    for name in ["insertion sort", "shell sort", "qsort", "memset", "memcpy",
+                 "memcmp"]:
+        assert re.search(rf"^\|{name} +\|.*\| +1\|$", out, re.M), (
+            f"no row for {name} with 1 occurrence:\n{out}")

@@ -108,6 +108,19 @@ static void agrees_with_board_timer(void)
            (unsigned long)(t1 - t0));
 }
 
+/* Two cores time the same loop: one clock, so the same count */
+static void two_counters(void)
+{
+    void *second = (void *)PERFORMANCE_COUNTER_1_BASE;
+
+    PERF_RESET(PERF);
+    PERF_RESET(second);
+    scenario_two_counters(PERF, second, 1000);
+    printf("two_counters n=1000 first=%llu second=%llu\n",
+           (unsigned long long)perf_get_total_time(PERF),
+           (unsigned long long)perf_get_total_time(second));
+}
+
 int main(void)
 {
     unsigned i;
@@ -136,6 +149,7 @@ int main(void)
            (unsigned long long)perf_get_section_time(PERF, 1));
 
     reset_zeroes_everything();
+    two_counters();
     agrees_with_board_timer();
     above_32_bits();
     return 0;

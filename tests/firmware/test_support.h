@@ -16,5 +16,6 @@ void test_idle_wait(alt_u32 timer_ticks);
 void scenario_loop(void *base, alt_u32 n);
 void scenario_begin_while_stopped(void *base, alt_u32 n);
 void scenario_repeated_begin(void *base, alt_u32 n);
+void scenario_two_counters(void *first, void *second, alt_u32 n);
 
 #endif

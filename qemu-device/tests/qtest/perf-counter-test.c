@@ -9,15 +9,31 @@
 #include "qemu/osdep.h"
 #include "libqtest.h"
 
-/* Where the mps2 boards put the first perf-counter that has no "base" */
-#define PC_BASE 0x40030000
 #define PC_MMIO_SIZE 0x1000
 
-/* Word offsets of counter i (0 = global, 1.. = sections) */
-#define TIME_LO(i) (PC_BASE + 16 * (i) + 0)
-#define TIME_HI(i) (PC_BASE + 16 * (i) + 4)
-#define EVENTS(i) (PC_BASE + 16 * (i) + 8)
-#define RESERVED(i) (PC_BASE + 16 * (i) + 12)
+typedef struct Board {
+    const char *arch;
+    const char *machine;
+    /* Where the board puts the first perf-counter that has no "base" */
+    uint64_t base;
+} Board;
+
+static const Board boards[] = {
+    { "arm", "mps2-an385", 0x40030000 },
+    { "arm", "mps2-an386", 0x40030000 },
+    { "arm", "mps2-an500", 0x40030000 },
+    { "arm", "virt", 0x0c000000 },
+    { "riscv32", "virt", 0x04000000 },
+};
+
+/* Base of the device under test, set by start_board() */
+static uint64_t pc_base;
+
+/* Addresses of counter i's words (0 = global, 1.. = sections) */
+#define TIME_LO(i) (pc_base + 16 * (i) + 0)
+#define TIME_HI(i) (pc_base + 16 * (i) + 4)
+#define EVENTS(i) (pc_base + 16 * (i) + 8)
+#define RESERVED(i) (pc_base + 16 * (i) + 12)
 
 /* 25 MHz: one tick is 40 ns */
 #define TICK_NS 40
@@ -40,16 +56,19 @@ static void assert_eq_at(const char *file, int line, const char *what,
     }
 }
 
-static QTestState *start_board(uint32_t freq_hz, uint32_t sections)
+static QTestState *start_board(const Board *board, uint32_t freq_hz,
+                               uint32_t sections)
 {
-    return qtest_initf("-machine mps2-an385 "
+    pc_base = board->base;
+    return qtest_initf("-machine %s "
                        "-device perf-counter,clock-frequency=%" PRIu32
-                       ",num-sections=%" PRIu32, freq_hz, sections);
+                       ",num-sections=%" PRIu32,
+                       board->machine, freq_hz, sections);
 }
 
-static QTestState *start_default(void)
+static QTestState *start_default(const Board *board)
 {
-    return start_board(25000000, 3);
+    return start_board(board, 25000000, 3);
 }
 
 static void pc_reset(QTestState *qts)
@@ -101,9 +120,9 @@ static void assert_all_zero(QTestState *qts, int sections)
 }
 
 /* After power-on every counter, event count and flag is zero */
-static void test_power_on_state(void)
+static void test_power_on_state(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     assert_all_zero(qts, 3);
     /* Nothing runs until START */
@@ -113,9 +132,9 @@ static void test_power_on_state(void)
 }
 
 /* Rule 2: START runs the global counter, STOP holds it */
-static void test_start_stop_global(void)
+static void test_start_stop_global(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_start(qts);
     qtest_clock_step(qts, 100 * TICK_NS);
@@ -131,9 +150,9 @@ static void test_start_stop_global(void)
 }
 
 /* Rule 5: a second START while running counts again, time goes on */
-static void test_repeated_start(void)
+static void test_repeated_start(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_start(qts);
     qtest_clock_step(qts, 10 * TICK_NS);
@@ -145,9 +164,9 @@ static void test_repeated_start(void)
 }
 
 /* Rule 4: a section counts only while begun and the global counter runs */
-static void test_section_counts_inside_global(void)
+static void test_section_counts_inside_global(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_start(qts);
     qtest_clock_step(qts, 5 * TICK_NS);
@@ -166,9 +185,9 @@ static void test_section_counts_inside_global(void)
 }
 
 /* Rules 3 and 5: BEGIN while stopped sets the flag but is no occurrence */
-static void test_begin_while_stopped(void)
+static void test_begin_while_stopped(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_begin(qts, 1);
     qtest_clock_step(qts, 20 * TICK_NS);
@@ -182,9 +201,9 @@ static void test_begin_while_stopped(void)
 }
 
 /* Rule 5: BEGIN on a running section counts again; time is continuous */
-static void test_repeated_begin(void)
+static void test_repeated_begin(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_start(qts);
     pc_begin(qts, 3);
@@ -198,9 +217,9 @@ static void test_repeated_begin(void)
 }
 
 /* STOP pauses begun sections; START resumes them without a new BEGIN */
-static void test_stop_pauses_sections(void)
+static void test_stop_pauses_sections(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_start(qts);
     pc_begin(qts, 1);
@@ -216,9 +235,9 @@ static void test_stop_pauses_sections(void)
 }
 
 /* END stops a section whether or not the global counter runs */
-static void test_end_while_stopped(void)
+static void test_end_while_stopped(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_start(qts);
     pc_begin(qts, 1);
@@ -233,9 +252,9 @@ static void test_end_while_stopped(void)
 }
 
 /* Rule 1: RESET zeroes everything and stops global and all sections */
-static void test_reset_command(void)
+static void test_reset_command(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_start(qts);
     pc_begin(qts, 1);
@@ -255,9 +274,9 @@ static void test_reset_command(void)
 }
 
 /* Rule 1: a system reset gives the same state as RESET */
-static void test_system_reset(void)
+static void test_system_reset(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_start(qts);
     pc_begin(qts, 2);
@@ -270,9 +289,9 @@ static void test_system_reset(void)
 }
 
 /* Rules 6 and 7: time is 64 bits, read live as lo then hi */
-static void test_time_above_32_bits(void)
+static void test_time_above_32_bits(const void *data)
 {
-    QTestState *qts = start_board(1000000000, 1);
+    QTestState *qts = start_board(data, 1000000000, 1);
     const uint64_t ticks = (3ULL << 32) + 5;
 
     pc_start(qts);
@@ -292,9 +311,9 @@ static void test_time_above_32_bits(void)
  * clock whose period is not a whole number of ns loses nothing over
  * many short intervals.
  */
-static void test_no_rounding_drift(void)
+static void test_no_rounding_drift(const void *data)
 {
-    QTestState *qts = start_board(3000000, 1);  /* 333.3 ns per tick */
+    QTestState *qts = start_board(data, 3000000, 1);  /* 333.3 ns per tick */
     int i;
 
     for (i = 0; i < 30; i++) {
@@ -309,9 +328,9 @@ static void test_no_rounding_drift(void)
 }
 
 /* Word 4i+3, words past the last counter, and the rest of the page read 0 */
-static void test_unused_words_read_zero(void)
+static void test_unused_words_read_zero(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
     uint32_t offset;
 
     pc_start(qts);
@@ -320,15 +339,15 @@ static void test_unused_words_read_zero(void)
     assert_eq(qtest_readl(qts, RESERVED(0)), 0);
     assert_eq(qtest_readl(qts, RESERVED(1)), 0);
     for (offset = 16 * 4; offset < PC_MMIO_SIZE; offset += 4) {
-        assert_eq(qtest_readl(qts, PC_BASE + offset), 0);
+        assert_eq(qtest_readl(qts, pc_base + offset), 0);
     }
     qtest_quit(qts);
 }
 
 /* Writes to event and reserved words, and past the sections, do nothing */
-static void test_meaningless_writes_ignored(void)
+static void test_meaningless_writes_ignored(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     pc_start(qts);
     pc_begin(qts, 1);
@@ -347,9 +366,9 @@ static void test_meaningless_writes_ignored(void)
 }
 
 /* Only aligned 32-bit accesses act; others are ignored, reads give 0 */
-static void test_bad_access_size_ignored(void)
+static void test_bad_access_size_ignored(const void *data)
 {
-    QTestState *qts = start_default();
+    QTestState *qts = start_default(data);
 
     qtest_writeb(qts, TIME_HI(0), 0);      /* not a START */
     qtest_writew(qts, TIME_HI(0), 0);
@@ -366,9 +385,9 @@ static void test_bad_access_size_ignored(void)
 }
 
 /* Several sections at once, each with its own time and count */
-static void test_sections_independent(void)
+static void test_sections_independent(const void *data)
 {
-    QTestState *qts = start_board(25000000, 7);
+    QTestState *qts = start_board(data, 25000000, 7);
     int i;
 
     pc_start(qts);
@@ -388,12 +407,16 @@ static void test_sections_independent(void)
 }
 
 /* Two cores on one board: separate state, one clock */
-static void test_two_devices(void)
+static void test_two_devices(const void *data)
 {
-    QTestState *qts = qtest_init("-machine mps2-an385 "
-                                 "-device perf-counter,num-sections=1 "
-                                 "-device perf-counter,num-sections=2");
-    const uint64_t second = PC_BASE + PC_MMIO_SIZE;
+    const Board *board = data;
+    QTestState *qts = qtest_initf("-machine %s "
+                                  "-device perf-counter,num-sections=1 "
+                                  "-device perf-counter,num-sections=2",
+                                  board->machine);
+    const uint64_t second = board->base + PC_MMIO_SIZE;
+
+    pc_base = board->base;
 
     qtest_writel(qts, TIME_HI(0), 0);
     qtest_writel(qts, second + 4, 0);
@@ -408,35 +431,48 @@ static void test_two_devices(void)
     qtest_quit(qts);
 }
 
+static const struct {
+    const char *name;
+    void (*func)(const void *data);
+} tests[] = {
+    { "power-on-state", test_power_on_state },
+    { "start-stop-global", test_start_stop_global },
+    { "repeated-start", test_repeated_start },
+    { "section-counts-inside-global", test_section_counts_inside_global },
+    { "begin-while-stopped", test_begin_while_stopped },
+    { "repeated-begin", test_repeated_begin },
+    { "stop-pauses-sections", test_stop_pauses_sections },
+    { "end-while-stopped", test_end_while_stopped },
+    { "reset-command", test_reset_command },
+    { "system-reset", test_system_reset },
+    { "time-above-32-bits", test_time_above_32_bits },
+    { "no-rounding-drift", test_no_rounding_drift },
+    { "unused-words-read-zero", test_unused_words_read_zero },
+    { "meaningless-writes-ignored", test_meaningless_writes_ignored },
+    { "bad-access-size-ignored", test_bad_access_size_ignored },
+    { "sections-independent", test_sections_independent },
+    { "two-devices", test_two_devices },
+};
+
 int main(int argc, char **argv)
 {
+    const char *arch = qtest_get_arch();
+    size_t b, t;
+
     g_test_init(&argc, &argv, NULL);
 
-    qtest_add_func("/perf-counter/power-on-state", test_power_on_state);
-    qtest_add_func("/perf-counter/start-stop-global", test_start_stop_global);
-    qtest_add_func("/perf-counter/repeated-start", test_repeated_start);
-    qtest_add_func("/perf-counter/section-counts-inside-global",
-                   test_section_counts_inside_global);
-    qtest_add_func("/perf-counter/begin-while-stopped",
-                   test_begin_while_stopped);
-    qtest_add_func("/perf-counter/repeated-begin", test_repeated_begin);
-    qtest_add_func("/perf-counter/stop-pauses-sections",
-                   test_stop_pauses_sections);
-    qtest_add_func("/perf-counter/end-while-stopped", test_end_while_stopped);
-    qtest_add_func("/perf-counter/reset-command", test_reset_command);
-    qtest_add_func("/perf-counter/system-reset", test_system_reset);
-    qtest_add_func("/perf-counter/time-above-32-bits",
-                   test_time_above_32_bits);
-    qtest_add_func("/perf-counter/no-rounding-drift", test_no_rounding_drift);
-    qtest_add_func("/perf-counter/unused-words-read-zero",
-                   test_unused_words_read_zero);
-    qtest_add_func("/perf-counter/meaningless-writes-ignored",
-                   test_meaningless_writes_ignored);
-    qtest_add_func("/perf-counter/bad-access-size-ignored",
-                   test_bad_access_size_ignored);
-    qtest_add_func("/perf-counter/sections-independent",
-                   test_sections_independent);
-    qtest_add_func("/perf-counter/two-devices", test_two_devices);
+    for (b = 0; b < ARRAY_SIZE(boards); b++) {
+        if (strcmp(boards[b].arch, arch) ||
+            !qtest_has_machine(boards[b].machine)) {
+            continue;
+        }
+        for (t = 0; t < ARRAY_SIZE(tests); t++) {
+            g_autofree char *path = g_strdup_printf("perf-counter/%s/%s",
+                                                    boards[b].machine,
+                                                    tests[t].name);
+            qtest_add_data_func(path, &boards[b], tests[t].func);
+        }
+    }
 
     return g_test_run();
 }

@@ -73,3 +73,23 @@ scenario_repeated_begin:
     str r2, [r0, #STOP_OR_RESET]
     bx lr
     .size scenario_repeated_begin, . - scenario_repeated_begin
+
+/*
+ * Two cores (r0, r1) time the same loop (r2 = n): each counts from after
+ * its START store to its STOP store, so both see 2n + 3 (core 0: START
+ * of core 1, mov and loop, its own STOP; core 1: mov and loop, both
+ * STOPs).
+ */
+    .global scenario_two_counters
+    .type scenario_two_counters, %function
+    .thumb_func
+scenario_two_counters:
+    str r2, [r0, #START]
+    str r2, [r1, #START]
+    mov r3, r2
+1:  subs r3, r3, #1
+    bne 1b
+    str r2, [r0, #STOP_OR_RESET]
+    str r2, [r1, #STOP_OR_RESET]
+    bx lr
+    .size scenario_two_counters, . - scenario_two_counters

@@ -1,5 +1,5 @@
 /*
- * mps2-an385 board support: CMSDK APB timer 0 as the board timer.
+ * MPS2 board support: CMSDK APB timer 0 as the board timer.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,0 +1,36 @@
+/*
+ * arm-virt (QEMU "virt" board, Cortex-A15, bare metal): what a Nios II
+ * BSP's generated system.h would say about the performance counter
+ * cores, as scripts/profile sets the board up.  The scripts read the
+ * values below to attach the devices, so this file is the one place
+ * they are set.
+ *
+ * The cores sit on the board's platform bus (0x0c000000, 32 MiB), in
+ * the order they are attached; the device tree describes each one in a
+ * node compatible with "qemu,perf-counter" under /platform-bus@c000000.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef SYSTEM_H
+#define SYSTEM_H
+
+/*
+ * One count per instruction: QEMU runs with -icount shift=0, 1 ns of
+ * virtual time per instruction, so the clock is 1 GHz.
+ */
+#define ALT_CPU_FREQ 1000000000
+
+/* The first core, "performance_counter" */
+#define PERFORMANCE_COUNTER_BASE 0x0c000000
+#define PERFORMANCE_COUNTER_SPAN 4096
+#define PERFORMANCE_COUNTER_HOW_MANY_SECTIONS 7
+
+/* A second core, "performance_counter_1", on the same clock */
+#define PERFORMANCE_COUNTER_1_BASE 0x0c001000
+#define PERFORMANCE_COUNTER_1_SPAN 4096
+#define PERFORMANCE_COUNTER_1_HOW_MANY_SECTIONS 3
+
+/* The Arm generic timer's virtual count (CNTVCT), at CNTFRQ */
+#define BOARD_TIMER_HZ 62500000
+
+#endif

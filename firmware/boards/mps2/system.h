@@ -1,0 +1,32 @@
+/*
+ * MPS2 boards (mps2-an385 Cortex-M3, mps2-an386 Cortex-M4, mps2-an500
+ * Cortex-M7; one memory map): what a Nios II BSP's generated system.h
+ * would say about the performance counter cores, for these boards as
+ * scripts/profile sets them up.  The scripts read the values below to
+ * attach the devices, so this file is the one place they are set.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef SYSTEM_H
+#define SYSTEM_H
+
+/*
+ * One count per instruction: QEMU runs with -icount shift=5, 32 ns of
+ * virtual time per instruction, so the clock is 1e9 / 32 Hz.
+ */
+#define ALT_CPU_FREQ 31250000
+
+/* The first core, "performance_counter" */
+#define PERFORMANCE_COUNTER_BASE 0x40030000
+#define PERFORMANCE_COUNTER_SPAN 4096
+#define PERFORMANCE_COUNTER_HOW_MANY_SECTIONS 7
+
+/* A second core, "performance_counter_1", on the same clock */
+#define PERFORMANCE_COUNTER_1_BASE 0x40031000
+#define PERFORMANCE_COUNTER_1_SPAN 4096
+#define PERFORMANCE_COUNTER_1_HOW_MANY_SECTIONS 3
+
+/* CMSDK APB timer 0, on the board's 25 MHz SYSCLK */
+#define BOARD_TIMER_HZ 25000000
+
+#endif

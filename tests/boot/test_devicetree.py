@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: MIT
+"""On the virt boards, each core appears in the device tree QEMU gives
+the guest, under the platform bus, where system.h says it is."""
+
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import boards
+import boot
+
+
+def dump_dts(ctx, board):
+    """The device tree of board, as the scripts start it, in source form."""
+    with tempfile.TemporaryDirectory() as tmp:
+        dtb = Path(tmp) / "board.dtb"
+        cmd = [str(ctx.qemu.binary(board.arch))] + board.qemu_args + [
+            "-display", "none", "-monitor", "none", "-serial", "none",
+            "-machine", f"dumpdtb={dtb}"] + boot.device_args(board)
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=30)
+        assert proc.returncode == 0 and dtb.exists(), proc.stderr
+        dts = subprocess.run(["dtc", "-q", "-I", "dtb", "-O", "dts",
+                              str(dtb)], capture_output=True, text=True,
+                             check=True)
+    return dts.stdout
+
+
+def node_properties(dts, name):
+    """The properties of the node called name, as {property: text}."""
+    m = re.search(rf"\b{re.escape(name)} {{\n(.*?)\n\t*}};", dts, re.S)
+    assert m, f"no node {name} in:\n{dts}"
+    return dict(re.findall(r"^\s*([\w,#-]+) = (.*);$", m.group(1), re.M))
+
+
+def cells(text):
+    return [int(c, 0) for c in text.strip("<>").split()]
+
+
+def check_nodes(ctx, board, bus_base):
+    dts = dump_dts(ctx, board)
+    bus = node_properties(dts, f"platform-bus@{bus_base:x}")
+    # ranges: child address 0 is bus_base, over 32 MiB
+    assert cells(bus["ranges"])[-2:] == [bus_base, 0x2000000], bus
+    for base, sections in board.counters:
+        offset = base - bus_base
+        node = node_properties(dts, f"perf-counter@{offset:x}")
+        assert node["compatible"] == '"qemu,perf-counter"', node
+        assert cells(node["reg"]) == [offset, 0x1000], node
+        assert cells(node["num-sections"]) == [sections], node
+        assert cells(node["clock-frequency"]) == [board.freq], node
+
+
+def test_arm_virt_node(ctx, board):
+    check_nodes(ctx, boards.get("arm-virt"), 0x0c000000)
+
+
+def test_riscv32_virt_node(ctx, board):
+    check_nodes(ctx, boards.get("riscv32-virt"), 0x04000000)
