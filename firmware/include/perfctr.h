@@ -8,10 +8,57 @@
 
 #include <stdio.h>
 #include "alt_types.h"
+#include "io.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * The extension block at offset 0x800 of a core (see the register map):
+ * identification, retired instructions, consistent reads of running
+ * counters.  Counter 0 is the global counter, 1.. the sections.
+ */
+#define PERFCTR_MAGIC 0x544e4350    /* "PCNT" */
+
+/* Word offsets (for IORD/IOWR) of the extension registers */
+#define PERFCTR_REG_MAGIC 0x200
+#define PERFCTR_REG_VERSION 0x201
+#define PERFCTR_REG_NUM_SECTIONS 0x202
+#define PERFCTR_REG_FREQ_HZ 0x203
+#define PERFCTR_REG_STATUS 0x204
+#define PERFCTR_STATUS_ENABLED 0x1
+#define PERFCTR_STATUS_ICOUNT 0x2
+#define PERFCTR_REG_RUNNING_LO 0x205
+#define PERFCTR_REG_RUNNING_HI 0x206
+#define PERFCTR_REG_SNAPSHOT 0x207
+#define PERFCTR_REG_SNAP(counter) (0x280 + 4 * (counter))
+#define PERFCTR_REG_INSNS(counter) (0x380 + 2 * (counter))
+
+/* Latch every counter's time and instructions at this instant: one store */
+#define PERFCTR_SNAPSHOT(p) IOWR((p), PERFCTR_REG_SNAPSHOT, 0)
+
+struct perfctr_info {
+    alt_u32 version;
+    alt_u32 num_sections;
+    alt_u32 clock_hz;           /* counts per second of virtual time */
+    int counts_instructions;    /* QEMU runs with -icount */
+};
+
+/* Fill info from the core's extension block; -1 if it has none */
+int perfctr_probe(void *p, struct perfctr_info *info);
+
+/* Counter n's time / retired instructions at the last PERFCTR_SNAPSHOT */
+alt_u64 perfctr_snapshot_time(void *p, int n);
+alt_u64 perfctr_snapshot_instructions(void *p, int n);
+
+/*
+ * Counter n's time / retired instructions now, read consistently while
+ * it runs: a snapshot, then the latched value.  Unlike
+ * perf_get_section_time(), nothing is stopped.
+ */
+alt_u64 perfctr_time(void *p, int n);
+alt_u64 perfctr_instructions(void *p, int n);
 
 /* One row of a performance counter report */
 struct perfctr_row {

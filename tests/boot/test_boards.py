@@ -139,7 +139,7 @@ def test_meaningless_accesses_are_logged_and_ignored(ctx, board):
     for expected in ["write to read-only or reserved word at offset 0x8",
                      "read of reserved word at offset 0xc",
                      "bad write of size 1 at offset 0x0",
-                     "beyond counter"]:
+                     "write of unused offset 0x"]:
         assert expected in log, f"no '{expected}' in:\n{log}"
 
 
@@ -159,3 +159,29 @@ def test_two_cores_example_prints_two_reports(ctx, board):
                  "memcmp"]:
         assert re.search(rf"^\|{name} +\|.*\| +1\|$", out, re.M), (
             f"no row for {name} with 1 occurrence:\n{out}")
+
+
+def test_extension_identifies_the_core(ctx, board):
+    base, sections = board.counters[0]
+    assert_counts(record(ctx, board, "ext"), found=1, version=1,
+                  sections=sections, freq=board.freq, icount=1)
+
+
+def test_extension_counts_retired_instructions(ctx, board):
+    rec = record(ctx, board, "instructions")
+    n = rec["n"]
+    # Busy code: one instruction per clock, the same convention
+    assert_counts(rec, section_clocks=2 * n + 1, section=2 * n + 1)
+    assert rec["global"] == 2 * n + 3, rec
+
+
+def test_extension_instructions_exclude_idle_time(ctx, board):
+    rec = record(ctx, board, "above_32_bits")
+    # Seconds of sleep count as clocks but retire few instructions
+    assert 0 < rec["instructions"] < rec["section"] // 1000, rec
+
+
+def test_extension_reads_a_running_counter_without_stopping_it(ctx, board):
+    rec = record(ctx, board, "live_read")
+    assert rec["still_running"] == 1, rec
+    assert rec["second"] - rec["first"] >= 2 * 1000, rec

@@ -8,6 +8,7 @@
 #include "system.h"
 #include "altera_avalon_performance_counter.h"
 #include "board.h"
+#include "perfctr.h"
 #include "test_support.h"
 
 #define PERF ((void *)PERFORMANCE_COUNTER_BASE)
@@ -85,12 +86,14 @@ static void above_32_bits(void)
     PERF_END(PERF, 1);
     PERF_STOP_MEASURING(PERF);
     t1 = board_timer_read();
+    PERFCTR_SNAPSHOT(PERF);
     printf("above_32_bits section=%llu global=%llu hi=%lu lo=%lu "
-           "timer_ticks=%lu\n",
+           "timer_ticks=%lu instructions=%llu\n",
            (unsigned long long)perf_get_section_time(PERF, 1),
            (unsigned long long)perf_get_total_time(PERF),
            (unsigned long)IORD(PERF, 5), (unsigned long)IORD(PERF, 4),
-           (unsigned long)(t1 - t0));
+           (unsigned long)(t1 - t0),
+           (unsigned long long)perfctr_snapshot_instructions(PERF, 1));
 }
 
 /* The counter and the board's own timer measure the same busy loop */
@@ -119,6 +122,39 @@ static void two_counters(void)
     printf("two_counters n=1000 first=%llu second=%llu\n",
            (unsigned long long)perf_get_total_time(PERF),
            (unsigned long long)perf_get_total_time(second));
+}
+
+/* The extension block: identification, instructions, live reads */
+static void extension(void)
+{
+    struct perfctr_info info = { 0 };
+    unsigned long long first, second;
+    int found = perfctr_probe(PERF, &info) == 0;
+
+    printf("ext found=%d version=%lu sections=%lu freq=%lu icount=%d\n",
+           found, (unsigned long)info.version,
+           (unsigned long)info.num_sections, (unsigned long)info.clock_hz,
+           info.counts_instructions);
+
+    PERF_RESET(PERF);
+    scenario_loop(PERF, 1000);
+    PERFCTR_SNAPSHOT(PERF);
+    printf("instructions n=1000 section_clocks=%llu section=%llu "
+           "global=%llu\n",
+           (unsigned long long)perfctr_snapshot_time(PERF, 1),
+           (unsigned long long)perfctr_snapshot_instructions(PERF, 1),
+           (unsigned long long)perfctr_snapshot_instructions(PERF, 0));
+
+    PERF_RESET(PERF);
+    PERF_START_MEASURING(PERF);
+    PERF_BEGIN(PERF, 1);
+    first = perfctr_time(PERF, 1);
+    scenario_spin(1000);
+    second = perfctr_time(PERF, 1);
+    printf("live_read first=%llu second=%llu still_running=%d\n",
+           first, second,
+           (IORD(PERF, PERFCTR_REG_STATUS) & PERFCTR_STATUS_ENABLED) != 0);
+    PERF_RESET(PERF);
 }
 
 int main(void)
@@ -150,6 +186,7 @@ int main(void)
 
     reset_zeroes_everything();
     two_counters();
+    extension();
     agrees_with_board_timer();
     above_32_bits();
     return 0;

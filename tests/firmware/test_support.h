@@ -17,5 +17,7 @@ void scenario_loop(void *base, alt_u32 n);
 void scenario_begin_while_stopped(void *base, alt_u32 n);
 void scenario_repeated_begin(void *base, alt_u32 n);
 void scenario_two_counters(void *first, void *second, alt_u32 n);
+/* 2n + 1 instructions (with the return), touching no counter */
+void scenario_spin(alt_u32 n);
 
 #endif

@@ -23,6 +23,14 @@
  * -icount shift=N with a clock period of 2^N ns, one tick is exactly
  * one retired guest instruction.
  *
+ * Above the original map, at 0x800, an extension block (version 1)
+ * identifies the core and its configuration, counts retired
+ * instructions per counter when QEMU runs with -icount (so idle time,
+ * which advances the clock but retires nothing, can be told apart), and
+ * latches every counter at one instant on a single SNAPSHOT write, so
+ * that running 64-bit counters can be read without tearing and without
+ * stopping them.  See docs/register-map.md in the perf-counter project.
+ *
  * Not modelled: the RTL gives sections that are already begun one
  * extra cycle on the clock edge where START is written.  That is an
  * artefact of the clocked design; here every counter starts and stops
@@ -40,6 +48,7 @@
 #include "hw/registerfields.h"
 #include "hw/resettable.h"
 #include "migration/vmstate.h"
+#include "system/cpu-timers.h"
 #include "trace.h"
 
 /* Registers of counter i are at PERF_COUNTER_STRIDE * i + offset */
@@ -51,7 +60,50 @@ REG32(TIME_HI, 0x4)
 REG32(EVENTS, 0x8)
 REG32(RESERVED, 0xc)
 
+/* Extension block */
+#define PERF_COUNTER_EXT_BASE 0x800
+REG32(MAGIC, 0x800)
+REG32(VERSION, 0x804)
+REG32(NUM_SECTIONS, 0x808)
+REG32(FREQ_HZ, 0x80c)
+REG32(STATUS, 0x810)
+    FIELD(STATUS, ENABLED, 0, 1)
+    FIELD(STATUS, ICOUNT, 1, 1)
+REG32(RUNNING_LO, 0x814)
+REG32(RUNNING_HI, 0x818)
+REG32(SNAPSHOT, 0x81c)
+#define PERF_COUNTER_EXT_END 0x820
+
+/* Latched by SNAPSHOT: counter i at PERF_COUNTER_SNAP_BASE + 0x10 * i */
+#define PERF_COUNTER_SNAP_BASE 0xa00
+REG32(SNAP_TIME_LO, 0x0)
+REG32(SNAP_TIME_HI, 0x4)
+REG32(SNAP_INSNS_LO, 0x8)
+REG32(SNAP_INSNS_HI, 0xc)
+
+/* Live retired instructions: counter i at PERF_COUNTER_INSNS_BASE + 8 * i */
+#define PERF_COUNTER_INSNS_BASE 0xe00
+#define PERF_COUNTER_INSNS_STRIDE 0x8
+
+#define PERF_COUNTER_MAGIC 0x544e4350   /* "PCNT" */
+#define PERF_COUNTER_VERSION 1
 #define PERF_COUNTER_MAX_FREQ_HZ 1000000000u
+
+/* The emulated clocks, read once per access */
+typedef struct PerfCounterNow {
+    int64_t ns;         /* QEMU_CLOCK_VIRTUAL */
+    int64_t insns;      /* retired instructions; 0 without -icount */
+} PerfCounterNow;
+
+static PerfCounterNow perf_counter_now(void)
+{
+    PerfCounterNow now = {
+        .ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
+        .insns = icount_enabled() ? icount_get_raw() : 0,
+    };
+
+    return now;
+}
 
 static bool perf_counter_counting(PerfCounterState *s, unsigned counter)
 {
@@ -60,27 +112,40 @@ static bool perf_counter_counting(PerfCounterState *s, unsigned counter)
 }
 
 /* Bring every running counter up to @now; call before any state change */
-static void perf_counter_sync(PerfCounterState *s, int64_t now)
+static void perf_counter_sync(PerfCounterState *s, PerfCounterNow now)
 {
     unsigned i;
 
     for (i = 0; i <= s->num_sections; i++) {
         if (perf_counter_counting(s, i)) {
-            s->counted_ns[i] += now - s->sync_ns;
+            s->counted_ns[i] += now.ns - s->sync_ns;
+            s->counted_insns[i] += now.insns - s->sync_insns;
         }
     }
-    s->sync_ns = now;
+    s->sync_ns = now.ns;
+    s->sync_insns = now.insns;
 }
 
 static uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
-                                   int64_t now)
+                                   PerfCounterNow now)
 {
     uint64_t ns = s->counted_ns[counter];
 
     if (perf_counter_counting(s, counter)) {
-        ns += now - s->sync_ns;
+        ns += now.ns - s->sync_ns;
     }
     return muldiv64(ns, s->freq_hz, NANOSECONDS_PER_SECOND);
+}
+
+static uint64_t perf_counter_insns(PerfCounterState *s, unsigned counter,
+                                   PerfCounterNow now)
+{
+    uint64_t insns = s->counted_insns[counter];
+
+    if (perf_counter_counting(s, counter)) {
+        insns += now.insns - s->sync_insns;
+    }
+    return insns;
 }
 
 static void perf_counter_clear(PerfCounterState *s)
@@ -88,47 +153,131 @@ static void perf_counter_clear(PerfCounterState *s)
     s->enabled = false;
     s->section_running = 0;
     memset(s->counted_ns, 0, sizeof(s->counted_ns));
+    memset(s->counted_insns, 0, sizeof(s->counted_insns));
     memset(s->events, 0, sizeof(s->events));
+    memset(s->snap_ticks, 0, sizeof(s->snap_ticks));
+    memset(s->snap_insns, 0, sizeof(s->snap_insns));
+}
+
+static void perf_counter_snapshot(PerfCounterState *s)
+{
+    PerfCounterNow now = perf_counter_now();
+    unsigned i;
+
+    for (i = 0; i <= s->num_sections; i++) {
+        s->snap_ticks[i] = perf_counter_ticks(s, i, now);
+        s->snap_insns[i] = perf_counter_insns(s, i, now);
+    }
+    trace_perf_counter_snapshot(now.ns);
+}
+
+static void perf_counter_log_unused(const char *access, hwaddr offset)
+{
+    qemu_log_mask(LOG_GUEST_ERROR,
+                  "perf-counter: %s of unused offset 0x%" HWADDR_PRIx "\n",
+                  access, offset);
+}
+
+/* Original map: counter @counter's word at @reg */
+static uint64_t perf_counter_read_counter(PerfCounterState *s,
+                                          unsigned counter, hwaddr reg,
+                                          hwaddr offset)
+{
+    switch (reg) {
+    case A_TIME_LO:
+        return extract64(perf_counter_ticks(s, counter, perf_counter_now()),
+                         0, 32);
+    case A_TIME_HI:
+        return extract64(perf_counter_ticks(s, counter, perf_counter_now()),
+                         32, 32);
+    case A_EVENTS:
+        return s->events[counter];
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "perf-counter: read of reserved word at offset 0x%"
+                      HWADDR_PRIx "\n", offset);
+        return 0;
+    }
+}
+
+static uint64_t perf_counter_read_ext(PerfCounterState *s, hwaddr offset)
+{
+    switch (offset) {
+    case A_MAGIC:
+        return PERF_COUNTER_MAGIC;
+    case A_VERSION:
+        return PERF_COUNTER_VERSION;
+    case A_NUM_SECTIONS:
+        return s->num_sections;
+    case A_FREQ_HZ:
+        return s->freq_hz;
+    case A_STATUS:
+        return FIELD_DP32(FIELD_DP32(0, STATUS, ENABLED, s->enabled),
+                          STATUS, ICOUNT, !!icount_enabled());
+    case A_RUNNING_LO:
+        return extract64(s->section_running, 0, 32);
+    case A_RUNNING_HI:
+        return extract64(s->section_running, 32, 32);
+    default:    /* SNAPSHOT is write-only */
+        perf_counter_log_unused("read", offset);
+        return 0;
+    }
+}
+
+static uint64_t perf_counter_read_snapshot(PerfCounterState *s,
+                                           unsigned counter, hwaddr reg)
+{
+    switch (reg) {
+    case A_SNAP_TIME_LO:
+        return extract64(s->snap_ticks[counter], 0, 32);
+    case A_SNAP_TIME_HI:
+        return extract64(s->snap_ticks[counter], 32, 32);
+    case A_SNAP_INSNS_LO:
+        return extract64(s->snap_insns[counter], 0, 32);
+    default:
+        return extract64(s->snap_insns[counter], 32, 32);
+    }
 }
 
 static uint64_t perf_counter_read(void *opaque, hwaddr offset, unsigned size)
 {
     PerfCounterState *s = PERF_COUNTER(opaque);
-    unsigned counter = offset / PERF_COUNTER_STRIDE;
+    unsigned counters = s->num_sections + 1;
     uint64_t value = 0;
 
     if (size != 4 || (offset & 3)) {
         qemu_log_mask(LOG_GUEST_ERROR,
-                      "%s: bad read of size %u at offset 0x%" HWADDR_PRIx
-                      " (only aligned 32-bit accesses)\n",
-                      __func__, size, offset);
-        return 0;
-    }
-    if (counter > s->num_sections) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "%s: read at offset 0x%" HWADDR_PRIx
-                      " beyond counter %u\n",
-                      __func__, offset, s->num_sections);
+                      "perf-counter: bad read of size %u at offset 0x%"
+                      HWADDR_PRIx " (only aligned 32-bit accesses)\n",
+                      size, offset);
         return 0;
     }
 
-    switch (offset % PERF_COUNTER_STRIDE) {
-    case A_TIME_LO:
-        value = extract64(perf_counter_ticks(s, counter,
-                              qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)), 0, 32);
-        break;
-    case A_TIME_HI:
-        value = extract64(perf_counter_ticks(s, counter,
-                              qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL)), 32, 32);
-        break;
-    case A_EVENTS:
-        value = s->events[counter];
-        break;
-    case A_RESERVED:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "%s: read of reserved word at offset 0x%" HWADDR_PRIx
-                      "\n", __func__, offset);
-        break;
+    if (offset < counters * PERF_COUNTER_STRIDE) {
+        value = perf_counter_read_counter(s, offset / PERF_COUNTER_STRIDE,
+                                          offset % PERF_COUNTER_STRIDE,
+                                          offset);
+    } else if (offset >= PERF_COUNTER_EXT_BASE &&
+               offset < PERF_COUNTER_EXT_END) {
+        value = perf_counter_read_ext(s, offset);
+    } else if (offset >= PERF_COUNTER_SNAP_BASE &&
+               offset < PERF_COUNTER_SNAP_BASE +
+                        counters * PERF_COUNTER_STRIDE) {
+        offset -= PERF_COUNTER_SNAP_BASE;
+        value = perf_counter_read_snapshot(s, offset / PERF_COUNTER_STRIDE,
+                                           offset % PERF_COUNTER_STRIDE);
+    } else if (offset >= PERF_COUNTER_INSNS_BASE &&
+               offset < PERF_COUNTER_INSNS_BASE +
+                        counters * PERF_COUNTER_INSNS_STRIDE) {
+        hwaddr rel = offset - PERF_COUNTER_INSNS_BASE;
+        uint64_t insns = perf_counter_insns(s,
+                                            rel / PERF_COUNTER_INSNS_STRIDE,
+                                            perf_counter_now());
+
+        value = extract64(insns, rel % PERF_COUNTER_INSNS_STRIDE ? 32 : 0,
+                          32);
+    } else {
+        perf_counter_log_unused("read", offset);
     }
     trace_perf_counter_read(offset, value);
     return value;
@@ -140,23 +289,23 @@ static void perf_counter_reset_cmd(PerfCounterState *s)
     perf_counter_clear(s);
 }
 
-static void perf_counter_start(PerfCounterState *s, int64_t now)
+static void perf_counter_start(PerfCounterState *s, PerfCounterNow now)
 {
     perf_counter_sync(s, now);
     s->enabled = true;
     s->events[0]++;
-    trace_perf_counter_start(now);
+    trace_perf_counter_start(now.ns);
 }
 
-static void perf_counter_stop(PerfCounterState *s, int64_t now)
+static void perf_counter_stop(PerfCounterState *s, PerfCounterNow now)
 {
     perf_counter_sync(s, now);
     s->enabled = false;
-    trace_perf_counter_stop(now);
+    trace_perf_counter_stop(now.ns);
 }
 
 static void perf_counter_begin(PerfCounterState *s, unsigned section,
-                               int64_t now)
+                               PerfCounterNow now)
 {
     perf_counter_sync(s, now);
     s->section_running |= BIT_ULL(section);
@@ -164,63 +313,75 @@ static void perf_counter_begin(PerfCounterState *s, unsigned section,
     if (s->enabled) {
         s->events[section]++;
     }
-    trace_perf_counter_begin(section, now);
+    trace_perf_counter_begin(section, now.ns);
 }
 
 static void perf_counter_end(PerfCounterState *s, unsigned section,
-                             int64_t now)
+                             PerfCounterNow now)
 {
     perf_counter_sync(s, now);
     s->section_running &= ~BIT_ULL(section);
-    trace_perf_counter_end(section, now);
+    trace_perf_counter_end(section, now.ns);
+}
+
+/* Original map: a command written to counter @counter's word at @reg */
+static void perf_counter_write_counter(PerfCounterState *s, unsigned counter,
+                                       hwaddr reg, uint64_t value,
+                                       hwaddr offset)
+{
+    switch (reg) {
+    case A_TIME_LO:
+        if (counter != 0) {
+            perf_counter_end(s, counter, perf_counter_now());
+        } else if (FIELD_EX32(value, TIME_LO, RESET)) {
+            perf_counter_reset_cmd(s);
+        } else {
+            perf_counter_stop(s, perf_counter_now());
+        }
+        break;
+    case A_TIME_HI:
+        if (counter != 0) {
+            perf_counter_begin(s, counter, perf_counter_now());
+        } else {
+            perf_counter_start(s, perf_counter_now());
+        }
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "perf-counter: write to read-only or reserved word at "
+                      "offset 0x%" HWADDR_PRIx "\n", offset);
+        break;
+    }
 }
 
 static void perf_counter_write(void *opaque, hwaddr offset, uint64_t value,
                                unsigned size)
 {
     PerfCounterState *s = PERF_COUNTER(opaque);
-    unsigned counter = offset / PERF_COUNTER_STRIDE;
-    int64_t now;
+    unsigned counters = s->num_sections + 1;
 
     trace_perf_counter_write(offset, value);
     if (size != 4 || (offset & 3)) {
         qemu_log_mask(LOG_GUEST_ERROR,
-                      "%s: bad write of size %u at offset 0x%" HWADDR_PRIx
-                      " (only aligned 32-bit accesses)\n",
-                      __func__, size, offset);
-        return;
-    }
-    if (counter > s->num_sections) {
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "%s: write at offset 0x%" HWADDR_PRIx
-                      " beyond counter %u\n",
-                      __func__, offset, s->num_sections);
+                      "perf-counter: bad write of size %u at offset 0x%"
+                      HWADDR_PRIx " (only aligned 32-bit accesses)\n",
+                      size, offset);
         return;
     }
 
-    now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
-    switch (offset % PERF_COUNTER_STRIDE) {
-    case A_TIME_LO:
-        if (counter != 0) {
-            perf_counter_end(s, counter, now);
-        } else if (FIELD_EX32(value, TIME_LO, RESET)) {
-            perf_counter_reset_cmd(s);
-        } else {
-            perf_counter_stop(s, now);
-        }
-        break;
-    case A_TIME_HI:
-        if (counter != 0) {
-            perf_counter_begin(s, counter, now);
-        } else {
-            perf_counter_start(s, now);
-        }
-        break;
-    default:
+    if (offset < counters * PERF_COUNTER_STRIDE) {
+        perf_counter_write_counter(s, offset / PERF_COUNTER_STRIDE,
+                                   offset % PERF_COUNTER_STRIDE, value,
+                                   offset);
+    } else if (offset == A_SNAPSHOT) {
+        perf_counter_snapshot(s);
+    } else if (offset >= PERF_COUNTER_EXT_BASE &&
+               offset < PERF_COUNTER_EXT_END) {
         qemu_log_mask(LOG_GUEST_ERROR,
-                      "%s: write to read-only or reserved word at offset 0x%"
-                      HWADDR_PRIx "\n", __func__, offset);
-        break;
+                      "perf-counter: write to read-only word at offset 0x%"
+                      HWADDR_PRIx "\n", offset);
+    } else {
+        perf_counter_log_unused("write", offset);
     }
 }
 
@@ -361,6 +522,13 @@ static const VMStateDescription perf_counter_vmstate = {
         VMSTATE_UINT32_ARRAY(events, PerfCounterState,
                              PERF_COUNTER_MAX_COUNTERS),
         VMSTATE_INT64(sync_ns, PerfCounterState),
+        VMSTATE_UINT64_ARRAY(counted_insns, PerfCounterState,
+                             PERF_COUNTER_MAX_COUNTERS),
+        VMSTATE_INT64(sync_insns, PerfCounterState),
+        VMSTATE_UINT64_ARRAY(snap_ticks, PerfCounterState,
+                             PERF_COUNTER_MAX_COUNTERS),
+        VMSTATE_UINT64_ARRAY(snap_insns, PerfCounterState,
+                             PERF_COUNTER_MAX_COUNTERS),
         VMSTATE_END_OF_LIST()
     }
 };

@@ -35,6 +35,21 @@ static uint64_t pc_base;
 #define EVENTS(i) (pc_base + 16 * (i) + 8)
 #define RESERVED(i) (pc_base + 16 * (i) + 12)
 
+/* Extension block */
+#define EXT_MAGIC 0x800
+#define EXT_VERSION 0x804
+#define EXT_NUM_SECTIONS 0x808
+#define EXT_FREQ_HZ 0x80c
+#define EXT_STATUS 0x810
+#define STATUS_ENABLED 1
+#define EXT_RUNNING_LO 0x814
+#define EXT_RUNNING_HI 0x818
+#define EXT_SNAPSHOT 0x81c
+#define SNAP_TIME_LO(i) (pc_base + 0xa00 + 16 * (i) + 0)
+#define SNAP_TIME_HI(i) (pc_base + 0xa00 + 16 * (i) + 4)
+#define SNAP_INSNS_LO(i) (pc_base + 0xa00 + 16 * (i) + 8)
+#define INSNS_LO(i) (pc_base + 0xe00 + 8 * (i))
+
 /* 25 MHz: one tick is 40 ns */
 #define TICK_NS 40
 
@@ -327,20 +342,101 @@ static void test_no_rounding_drift(const void *data)
     qtest_quit(qts);
 }
 
-/* Word 4i+3, words past the last counter, and the rest of the page read 0 */
+static void assert_zero_between(QTestState *qts, uint32_t from, uint32_t to)
+{
+    uint32_t offset;
+
+    for (offset = from; offset < to; offset += 4) {
+        assert_eq(qtest_readl(qts, pc_base + offset), 0);
+    }
+}
+
+/* Word 4i+3 and every offset that holds no register read 0 */
 static void test_unused_words_read_zero(const void *data)
 {
-    QTestState *qts = start_default(data);
-    uint32_t offset;
+    QTestState *qts = start_default(data);   /* 3 sections: 4 counters */
 
     pc_start(qts);
     pc_begin(qts, 1);
     qtest_clock_step(qts, 10 * TICK_NS);
+    qtest_writel(qts, pc_base + EXT_SNAPSHOT, 0);
     assert_eq(qtest_readl(qts, RESERVED(0)), 0);
     assert_eq(qtest_readl(qts, RESERVED(1)), 0);
-    for (offset = 16 * 4; offset < PC_MMIO_SIZE; offset += 4) {
-        assert_eq(qtest_readl(qts, pc_base + offset), 0);
-    }
+    assert_zero_between(qts, 16 * 4, 0x800);            /* past counter 3 */
+    assert_zero_between(qts, EXT_SNAPSHOT, 0xa00);      /* SNAPSHOT is WO */
+    assert_zero_between(qts, 0xa00 + 16 * 4, 0xe00);    /* snapshots */
+    assert_zero_between(qts, 0xe00 + 8 * 4, PC_MMIO_SIZE);  /* insns */
+    qtest_quit(qts);
+}
+
+/* Extension: identification and configuration */
+static void test_ext_identification(const void *data)
+{
+    QTestState *qts = start_board(data, 31250000, 5);
+
+    assert_eq(qtest_readl(qts, pc_base + EXT_MAGIC), 0x544e4350);
+    assert_eq(qtest_readl(qts, pc_base + EXT_VERSION), 1);
+    assert_eq(qtest_readl(qts, pc_base + EXT_NUM_SECTIONS), 5);
+    assert_eq(qtest_readl(qts, pc_base + EXT_FREQ_HZ), 31250000);
+    /* qtest runs without -icount: no instruction counting */
+    assert_eq(qtest_readl(qts, pc_base + EXT_STATUS), 0);
+    pc_start(qts);
+    assert_eq(qtest_readl(qts, pc_base + EXT_STATUS), STATUS_ENABLED);
+    pc_stop(qts);
+    assert_eq(qtest_readl(qts, pc_base + EXT_STATUS), 0);
+    /* Read-only: writes change nothing */
+    qtest_writel(qts, pc_base + EXT_NUM_SECTIONS, 7);
+    qtest_writel(qts, pc_base + EXT_FREQ_HZ, 1);
+    assert_eq(qtest_readl(qts, pc_base + EXT_NUM_SECTIONS), 5);
+    assert_eq(qtest_readl(qts, pc_base + EXT_FREQ_HZ), 31250000);
+    qtest_quit(qts);
+}
+
+/* Extension: which sections are begun, whatever the global state */
+static void test_ext_running_flags(const void *data)
+{
+    QTestState *qts = start_board(data, 25000000, 40);
+
+    pc_begin(qts, 1);
+    pc_begin(qts, 3);
+    pc_begin(qts, 35);
+    assert_eq(qtest_readl(qts, pc_base + EXT_RUNNING_LO), 0xa);
+    assert_eq(qtest_readl(qts, pc_base + EXT_RUNNING_HI), 0x8);
+    pc_end(qts, 3);
+    assert_eq(qtest_readl(qts, pc_base + EXT_RUNNING_LO), 0x2);
+    pc_reset(qts);
+    assert_eq(qtest_readl(qts, pc_base + EXT_RUNNING_LO), 0);
+    assert_eq(qtest_readl(qts, pc_base + EXT_RUNNING_HI), 0);
+    qtest_quit(qts);
+}
+
+/* Extension: SNAPSHOT latches every counter at one instant */
+static void test_ext_snapshot_latches(const void *data)
+{
+    QTestState *qts = start_board(data, 1000000000, 2);
+    const uint64_t ticks = (1ULL << 32) + 5;
+
+    pc_start(qts);
+    pc_begin(qts, 2);
+    qtest_clock_step(qts, ticks);
+    qtest_writel(qts, pc_base + EXT_SNAPSHOT, 0);
+    qtest_clock_step(qts, 100);
+    /* The latched values stay; the live ones go on */
+    assert_eq(qtest_readl(qts, SNAP_TIME_LO(0)), 5);
+    assert_eq(qtest_readl(qts, SNAP_TIME_HI(0)), 1);
+    assert_eq(qtest_readl(qts, SNAP_TIME_LO(2)), 5);
+    assert_eq(qtest_readl(qts, SNAP_TIME_HI(2)), 1);
+    assert_eq(qtest_readl(qts, SNAP_TIME_LO(1)), 0);
+    assert_eq(qtest_readl(qts, TIME_LO(0)), 105);
+    /* Latching stops nothing */
+    assert_eq(qtest_readl(qts, pc_base + EXT_STATUS), STATUS_ENABLED);
+    /* No instructions are counted without -icount */
+    assert_eq(qtest_readl(qts, SNAP_INSNS_LO(0)), 0);
+    assert_eq(qtest_readl(qts, INSNS_LO(0)), 0);
+    /* RESET clears the latch too */
+    pc_reset(qts);
+    assert_eq(qtest_readl(qts, SNAP_TIME_LO(0)), 0);
+    assert_eq(qtest_readl(qts, SNAP_TIME_HI(2)), 0);
     qtest_quit(qts);
 }
 
@@ -452,6 +548,9 @@ static const struct {
     { "bad-access-size-ignored", test_bad_access_size_ignored },
     { "sections-independent", test_sections_independent },
     { "two-devices", test_two_devices },
+    { "ext-identification", test_ext_identification },
+    { "ext-running-flags", test_ext_running_flags },
+    { "ext-snapshot-latches", test_ext_snapshot_latches },
 };
 
 int main(int argc, char **argv)

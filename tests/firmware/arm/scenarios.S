@@ -93,3 +93,13 @@ scenario_two_counters:
     str r2, [r1, #STOP_OR_RESET]
     bx lr
     .size scenario_two_counters, . - scenario_two_counters
+
+/* 2n instructions and the return: no counter access */
+    .global scenario_spin
+    .type scenario_spin, %function
+    .thumb_func
+scenario_spin:
+1:  subs r0, r0, #1
+    bne 1b
+    bx lr
+    .size scenario_spin, . - scenario_spin

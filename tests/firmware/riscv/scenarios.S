@@ -80,3 +80,12 @@ scenario_two_counters:
     sw zero, STOP_OR_RESET(a1)
     ret
     .size scenario_two_counters, . - scenario_two_counters
+
+/* 2n instructions and the return: no counter access */
+    .global scenario_spin
+    .type scenario_spin, @function
+scenario_spin:
+1:  addi a0, a0, -1
+    bnez a0, 1b
+    ret
+    .size scenario_spin, . - scenario_spin

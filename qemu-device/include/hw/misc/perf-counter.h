@@ -40,8 +40,14 @@ struct PerfCounterState {
     uint64_t section_running;
     /* Virtual-clock ns each counter has counted up to sync_ns */
     uint64_t counted_ns[PERF_COUNTER_MAX_COUNTERS];
-    uint32_t events[PERF_COUNTER_MAX_COUNTERS];
     int64_t sync_ns;
+    /* Retired instructions each counter has counted up to sync_insns */
+    uint64_t counted_insns[PERF_COUNTER_MAX_COUNTERS];
+    int64_t sync_insns;
+    uint32_t events[PERF_COUNTER_MAX_COUNTERS];
+    /* Latched by the SNAPSHOT command */
+    uint64_t snap_ticks[PERF_COUNTER_MAX_COUNTERS];
+    uint64_t snap_insns[PERF_COUNTER_MAX_COUNTERS];
 };
 
 /**
