@@ -19,14 +19,21 @@ SUPPORTED = re.compile(r"10\.0\.\d+$")
 ARCHES = ["arm", "riscv32"]
 TARGETS = [f"{arch}-softmmu" for arch in ARCHES]
 BINARIES = [f"qemu-system-{arch}" for arch in ARCHES]
-QTESTS = ["tests/qtest/perf-counter-test"]
-CONFIGURE = [
-    "--target-list=" + ",".join(TARGETS),
+# Ours, and QEMU's own generic checks that every device type must pass
+QTESTS = ["tests/qtest/perf-counter-test",
+          "tests/qtest/device-introspect-test", "tests/qtest/qom-test"]
+MINIMAL = [
     "--without-default-features", "--without-default-devices",
     "--with-devices-arm=perf-counter", "--with-devices-riscv32=perf-counter",
     "--disable-docs", "--disable-werror", "--disable-install-blobs",
     "--python=/usr/bin/python3", "--enable-fdt=system",
 ]
+CONFIGURE = ["--target-list=" + ",".join(TARGETS)] + MINIMAL
+# The fuzzing build: Arm only, clang with libFuzzer, ASan and UBSan
+FUZZ_CONFIGURE = ["--cc=clang", "--cxx=clang++", "--enable-fuzzing",
+                  "--enable-asan", "--enable-ubsan",
+                  "--target-list=arm-softmmu"] + MINIMAL
+FUZZER = "qemu-fuzz-arm"
 
 
 class Qemu:
@@ -39,6 +46,10 @@ class Qemu:
 
     def binary(self, arch):
         return self.build / f"qemu-system-{arch}"
+
+    @property
+    def fuzzer(self):
+        return self.root / "build-fuzz" / FUZZER
 
     def record_build_time(self, seconds):
         """Remember how long the build from scratch took, for scripts/bench."""
@@ -86,8 +97,8 @@ def digest(paths_and_data):
 
 
 def device_hash():
-    """A hash of every file in qemu-device/."""
-    items = []
+    """A hash of every file in qemu-device/ and of what we build."""
+    items = [" ".join(BINARIES + QTESTS).encode()]
     for path in sorted(DEVICE_DIR.rglob("*")):
         if path.is_file():
             items += [str(path.relative_to(DEVICE_DIR)).encode(),
@@ -198,4 +209,34 @@ def ensure_built():
     if from_scratch:
         qemu.record_build_time(time.monotonic() - start)
     say(f"QEMU ready ({time.monotonic() - start:.0f} s)")
+    return qemu
+
+
+def ensure_fuzzer_built():
+    """Return a Qemu whose fuzzer binary is built, building it if needed.
+
+    The fuzzing build shares the source tree of the main build.
+    """
+    qemu = ensure_built()
+    builddir = qemu.fuzzer.parent
+    configured = builddir / ".configure-options"
+    stamp = builddir / ".device-hash"
+    want = device_hash()
+    if stamp.exists() and stamp.read_text() == want:
+        return qemu
+    options = "\n".join(FUZZ_CONFIGURE)
+    start = time.monotonic()
+    if not configured.exists() or configured.read_text() != options:
+        if builddir.exists():
+            shutil.rmtree(builddir)
+        builddir.mkdir()
+        say("building QEMU's fuzzer with clang, libFuzzer, ASan and UBSan "
+            "(once; about 6 minutes on 2 cores)")
+        run([str(qemu.src / "configure")] + FUZZ_CONFIGURE, cwd=builddir,
+            log=builddir / "configure.log")
+        configured.write_text(options)
+    run(["ninja", FUZZER], cwd=builddir, log=builddir / "ninja.log",
+        progress=ninja_progress("compiling fuzzer"))
+    stamp.write_text(want)
+    say(f"fuzzer ready ({time.monotonic() - start:.0f} s)")
     return qemu

@@ -19,10 +19,12 @@ import traceback
 
 import boards
 import firmware
+import fuzz
 import qemu
 from common import BUILD, REPO, Failure, main_guard, run, say
 
 BOOT_TESTS = REPO / "tests" / "boot"
+FUZZ_SECONDS = 30
 
 
 class Results:
@@ -98,6 +100,14 @@ def qtests(results, built):
                     env=env)
 
 
+def fuzz_test(results, seconds):
+    out = fuzz.run(seconds)
+    results.record(f"fuzz/{fuzz.TARGET}: {seconds} s without a crash, a "
+                   f"broken invariant or a sanitizer report", out.ok,
+                   out.log[-3000:])
+    say(f"fuzzing: {out.runs} inputs, coverage {out.coverage} edges")
+
+
 def load_module(path):
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
@@ -159,6 +169,9 @@ def main():
     p.add_argument("--board", action="append", choices=list(boards.BOARDS),
                    help="boot tests on this board only (repeatable; "
                    "default: every board)")
+    p.add_argument("--fuzz-seconds", type=int, default=FUZZ_SECONDS,
+                   metavar="N", help="fuzz the device for N seconds "
+                   "(default: %(default)s; 0: no fuzzing)")
     args = p.parse_args()
 
     start = time.monotonic()
@@ -170,6 +183,9 @@ def main():
     qtests(results, built)
     say("boot tests")
     boot_tests(results, Context(built), args.board or list(boards.BOARDS))
+    if args.fuzz_seconds:
+        say(f"fuzzing for {args.fuzz_seconds} s (scripts/fuzz for longer)")
+        fuzz_test(results, args.fuzz_seconds)
     say(f"done in {time.monotonic() - start:.0f} s")
     if results.failed:
         print("\nfailed:\n" + "\n".join("  " + n for n in results.failed))

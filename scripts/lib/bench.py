@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: MIT
+"""scripts/bench: measure the project, print a table (Markdown).
+
+Every figure is measured in this run, side by side; wall-clock times
+are medians of several runs.
+"""
+
+import argparse
+import re
+import statistics
+import subprocess
+import time
+
+import boards
+import boot
+import firmware
+import qemu
+from common import Failure, main_guard, say
+
+ORIGINAL_EMPTY_SECTION = 18     # the HAL manual's pc_overhead example
+ACCESS_ITERATIONS = 2_000_000   # tests/firmware/bench_access.c
+ACCESSES = 2 * ACCESS_ITERATIONS
+
+
+def timed(cmd, runs):
+    """Median wall time of running the QEMU command cmd; its last output."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True)
+        times.append(time.perf_counter() - start)
+        if proc.returncode != 0:
+            raise Failure(f"{' '.join(cmd)} failed: {proc.stderr}")
+    return statistics.median(times), proc.stdout
+
+
+def without_device(cmd):
+    out, skip = [], False
+    for arg in cmd:
+        if skip:
+            skip = False
+        elif arg == "-device":
+            skip = True
+        else:
+            out.append(arg)
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser(
+        prog="scripts/bench",
+        description="Measure guest cost, host cost, determinism and setup "
+        "time, and print them as a Markdown table (docs/performance.md "
+        "holds the last one).")
+    p.add_argument("--runs", type=int, default=5,
+                   help="runs per wall-clock figure (default: %(default)s)")
+    args = p.parse_args()
+    rows = []
+
+    def row(what, value, note=""):
+        rows.append((what, value, note))
+        say(f"{what}: {value}")
+
+    start = time.perf_counter()
+    built = qemu.ensure_built()
+    board = boards.get(boards.DEFAULT_BOARD)
+    builddir = firmware.build(board)
+    warm = time.perf_counter() - start
+
+    def command(name, b=board, bdir=builddir):
+        return boot.command(built, b, firmware.image(bdir, name))
+
+    # Guest cost
+    _, out = timed(command("tests/firmware/rules.elf"), 1)
+    empty = int(re.search(r"^empty_section clocks=(\d+)$", out, re.M)[1])
+    row("empty section (`PERF_BEGIN; PERF_END`, -O2)", f"{empty} clock",
+        f"the original part's documented example: "
+        f"{ORIGINAL_EMPTY_SECTION} clocks")
+
+    # Host cost: idle device
+    cmd = command("tests/firmware/bench_idle.elf")
+    with_dev = timed(cmd, args.runs)[0]
+    without = timed(without_device(cmd), args.runs)[0]
+    row("compute-bound guest (200 M instructions), device attached, idle",
+        f"{with_dev:.3f} s", f"without the device: {without:.3f} s; "
+        f"ratio {with_dev / without:.3f}")
+
+    # Host cost: accesses
+    mmio = timed(command("tests/firmware/bench_mmio.elf"), args.runs)[0]
+    ram = timed(command("tests/firmware/bench_ram.elf"), args.runs)[0]
+    row("host time per counter access (BEGIN/END in a hot loop, -icount)",
+        f"{mmio / ACCESSES * 1e9:.0f} ns",
+        f"a store to RAM in the same loop: {ram / ACCESSES * 1e9:.1f} ns")
+
+    # Determinism and boot-to-report
+    example = command("firmware/examples/checksum.elf")
+    outputs = {timed(example, 1)[1] for _ in range(10)}
+    row("determinism: distinct reports in 10 runs of the example",
+        str(len(outputs)))
+    for b in boards.BOARDS.values():
+        t = timed(command("firmware/examples/checksum.elf", b,
+                          firmware.build(b)), args.runs)[0]
+        row(f"boot-to-report, checksum example, {b.name}", f"{t * 1000:.0f} ms")
+
+    # Setup
+    cold = built.build_time()
+    row("cold QEMU build (copy, configure, compile; recorded by the last "
+        "build from scratch)", f"{cold:.0f} s" if cold else "not recorded")
+    row("warm setup (packages checked, QEMU and firmware up to date)",
+        f"{warm:.2f} s", "in-process; scripts/profile adds the package "
+        "check and Python start-up")
+
+    print("| what | measured | compared with |")
+    print("| --- | --- | --- |")
+    for what, value, note in rows:
+        print(f"| {what} | {value} | {note} |")
+    return 0
+
+
+if __name__ == "__main__":
+    main_guard(main)
