@@ -35,6 +35,16 @@ def timed(cmd, runs):
     return statistics.median(times), proc.stdout
 
 
+def side_by_side(cmd_a, cmd_b, runs):
+    """Median wall times of two commands, run alternately (so that load
+    from elsewhere falls on both alike)."""
+    a, b = [], []
+    for _ in range(runs):
+        a.append(timed(cmd_a, 1)[0])
+        b.append(timed(cmd_b, 1)[0])
+    return statistics.median(a), statistics.median(b)
+
+
 def without_device(cmd):
     out, skip = [], False
     for arg in cmd:
@@ -53,7 +63,7 @@ def main():
         description="Measure guest cost, host cost, determinism and setup "
         "time, and print them as a Markdown table (docs/performance.md "
         "holds the last one).")
-    p.add_argument("--runs", type=int, default=5,
+    p.add_argument("--runs", type=int, default=11,
                    help="runs per wall-clock figure (default: %(default)s)")
     args = p.parse_args()
     rows = []
@@ -80,15 +90,15 @@ def main():
 
     # Host cost: idle device
     cmd = command("tests/firmware/bench_idle.elf")
-    with_dev = timed(cmd, args.runs)[0]
-    without = timed(without_device(cmd), args.runs)[0]
+    with_dev, without = side_by_side(cmd, without_device(cmd), args.runs)
     row("compute-bound guest (200 M instructions), device attached, idle",
         f"{with_dev:.3f} s", f"without the device: {without:.3f} s; "
         f"ratio {with_dev / without:.3f}")
 
     # Host cost: accesses
-    mmio = timed(command("tests/firmware/bench_mmio.elf"), args.runs)[0]
-    ram = timed(command("tests/firmware/bench_ram.elf"), args.runs)[0]
+    mmio, ram = side_by_side(command("tests/firmware/bench_mmio.elf"),
+                             command("tests/firmware/bench_ram.elf"),
+                             args.runs)
     row("host time per counter access (BEGIN/END in a hot loop, -icount)",
         f"{mmio / ACCESSES * 1e9:.0f} ns",
         f"a store to RAM in the same loop: {ram / ACCESSES * 1e9:.1f} ns")

@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
 """Obtain Debian's QEMU source, lay qemu-device/ into it and build it.
 
-The build is cached under CACHE/qemu/<version>-<hash>, where hash covers
-every file of qemu-device/ and the configure options: nothing is rebuilt
-unless one of them changed.
+The build is cached in CACHE/qemu/<version>/ (a fixed path: QEMU's build
+tree records absolute ones), with the configure options and a hash of
+qemu-device/ and of the build targets recorded beside it. Nothing is
+rebuilt while all match; a change to qemu-device/ rebuilds incrementally,
+new configure options or a new QEMU version from scratch.
 """
 
 import hashlib

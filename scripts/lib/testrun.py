@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: MIT
 """scripts/test: run every test and end with 'N passed, N failed'.
 
-Three kinds, all on real parts:
+Four kinds, all on real parts:
 - host: unit tests of the firmware library's formatter (TAP);
-- qtest: the device's qtest in QEMU's own framework (TAP);
-- boot: real firmware booted in the real QEMU build, tests/boot/*.py,
-  every test of tests/boot/test_boards.py once per board.
+- qtest: the device's qtest, and QEMU's device-introspect and qom tests,
+  in QEMU's own framework (TAP), for each QEMU target;
+- boot: real firmware booted in the real QEMU build, tests/boot/*.py;
+  the tests of a module that sets PER_BOARD run once per board;
+- style: QEMU's checkpatch.pl on the device's sources;
+- fuzz: a bounded run of the device's libFuzzer target.
 """
 
 import argparse
@@ -100,6 +103,16 @@ def qtests(results, built):
                     env=env)
 
 
+def style_tests(results, built):
+    """QEMU's checkpatch.pl on every C file of qemu-device/."""
+    checkpatch = built.src / "scripts" / "checkpatch.pl"
+    for path in sorted(qemu.DEVICE_DIR.rglob("*.[ch]")):
+        proc = subprocess.run(["perl", str(checkpatch), "--no-tree", "-f",
+                               str(path)], capture_output=True, text=True)
+        results.record(f"style/checkpatch: {path.relative_to(REPO)}",
+                       proc.returncode == 0, proc.stdout[-3000:])
+
+
 def fuzz_test(results, seconds):
     out = fuzz.run(seconds)
     results.record(f"fuzz/{fuzz.TARGET}: {seconds} s without a crash, a "
@@ -181,6 +194,8 @@ def main():
     host_tests(results)
     say("qtests")
     qtests(results, built)
+    say("QEMU coding style")
+    style_tests(results, built)
     say("boot tests")
     boot_tests(results, Context(built), args.board or list(boards.BOARDS))
     if args.fuzz_seconds:
