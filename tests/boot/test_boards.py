@@ -185,3 +185,17 @@ def test_extension_reads_a_running_counter_without_stopping_it(ctx, board):
     rec = record(ctx, board, "live_read")
     assert rec["still_running"] == 1, rec
     assert rec["second"] - rec["first"] >= 2 * 1000, rec
+
+
+def test_trace_points_show_every_operation(ctx, board):
+    image = ctx.firmware(board, "tests/firmware/bad_access.elf")
+    cmd = boot.command(ctx.qemu, board, image,
+                       extra=["-trace", "perf_counter_*"])
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    for expected in ["perf_counter_reset_cmd RESET", "perf_counter_start START",
+                     "perf_counter_stop STOP",
+                     "perf_counter_write offset 0x4 value 0x0",
+                     "perf_counter_read offset 0xc value 0x0"]:
+        assert expected in proc.stderr, f"no '{expected}' in:\n{proc.stderr}"
