@@ -22,18 +22,22 @@ def build(board, app_sources=(), optimization="2"):
     builddir = BUILD / name
     options = [f"-Dapp={','.join(sources)}", f"-Doptimization={optimization}"]
     # Meson cannot switch a build directory to another cross file
-    stamp = builddir / ".cross-file"
-    if stamp.exists() and stamp.read_text() != str(board.cross_file):
+    cross_stamp = builddir / ".cross-file"
+    if cross_stamp.exists() and cross_stamp.read_text() != str(
+            board.cross_file):
         shutil.rmtree(builddir)
+    options_stamp = builddir / ".options"
     if not (builddir / "build.ninja").exists():
         say(f"configuring firmware build for {board.name} in {builddir}")
         run(["meson", "setup", str(builddir), "--cross-file",
              str(board.cross_file)] + options, cwd=REPO,
             log=BUILD / f"{name}-setup.log")
-        stamp.write_text(str(board.cross_file))
-    else:
+        cross_stamp.write_text(str(board.cross_file))
+    elif not options_stamp.exists() or options_stamp.read_text() != str(
+            options):
         run(["meson", "configure", str(builddir)] + options, cwd=REPO,
             log=BUILD / f"{name}-configure.log")
+    options_stamp.write_text(str(options))
     run(["meson", "compile", "-C", str(builddir)], cwd=REPO,
         log=BUILD / f"{name}-compile.log")
     return builddir

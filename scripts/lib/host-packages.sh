@@ -21,19 +21,22 @@ SOURCES=/etc/apt/sources.list.d/perf-counter.sources
 say() { printf 'setup: %s\n' "$*" >&2; }
 
 missing() {
-    for p in $PACKAGES; do
-        dpkg-query -W -f='${db:Status-Status}\n' "$p" 2>/dev/null |
-            grep -qx installed || printf '%s ' "$p"
-    done
+    # One dpkg-query for all: this runs before every command
+    # shellcheck disable=SC2086
+    dpkg-query -W -f='${Package} ${db:Status-Status}\n' $PACKAGES 2>/dev/null |
+        awk '$2 == "installed" { ok[$1] = 1 }
+             END { n = split(want, p, " ")
+                   for (i = 1; i <= n; i++) if (!(p[i] in ok)) printf "%s ", p[i] }' \
+            want="$(echo $PACKAGES)"
     # meson must come from bookworm-backports: bookworm's 1.0 is too old.
     if ! meson_ok; then printf 'meson '; fi
 }
 
 meson_ok() {
-    command -v meson >/dev/null 2>&1 || return 1
-    v=$(meson --version 2>/dev/null) || return 1
+    v=$(dpkg-query -W -f='${Version}' meson 2>/dev/null) || return 1
     major=${v%%.*}; rest=${v#*.}; minor=${rest%%.*}
-    [ "$major" -gt 1 ] || { [ "$major" -eq 1 ] && [ "$minor" -ge 5 ]; }
+    [ "$major" -gt 1 ] 2>/dev/null ||
+        { [ "$major" -eq 1 ] && [ "$minor" -ge 5 ]; } 2>/dev/null
 }
 
 need=$(missing)
