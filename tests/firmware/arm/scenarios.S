@@ -23,9 +23,9 @@
     bne 1b
     .endm
 
-/* 2n + 1 instructions, r1 kept */
-    .macro SPIN_COPY
-    mov r3, r1
+/* 2n + 1 instructions, n (a register) kept */
+    .macro SPIN_COPY n
+    mov r3, \n
 1:  subs r3, r3, #1
     bne 1b
     .endm
@@ -52,7 +52,7 @@ scenario_begin_while_stopped:
     movs r2, #0
     str r2, [r0, #BEGIN1]
     str r2, [r0, #START]
-    SPIN_COPY
+    SPIN_COPY r1
     str r2, [r0, #END1]
     str r2, [r0, #STOP_OR_RESET]
     bx lr
@@ -66,9 +66,9 @@ scenario_repeated_begin:
     movs r2, #0
     str r2, [r0, #START]
     str r2, [r0, #BEGIN1]
-    SPIN_COPY
+    SPIN_COPY r1
     str r2, [r0, #BEGIN1]
-    SPIN_COPY
+    SPIN_COPY r1
     str r2, [r0, #END1]
     str r2, [r0, #STOP_OR_RESET]
     bx lr
@@ -86,9 +86,7 @@ scenario_repeated_begin:
 scenario_two_counters:
     str r2, [r0, #START]
     str r2, [r1, #START]
-    mov r3, r2
-1:  subs r3, r3, #1
-    bne 1b
+    SPIN_COPY r2
     str r2, [r0, #STOP_OR_RESET]
     str r2, [r1, #STOP_OR_RESET]
     bx lr

@@ -22,9 +22,9 @@
     bnez a1, 1b
     .endm
 
-/* 2n + 1 instructions, a1 kept */
-    .macro SPIN_COPY
-    mv t0, a1
+/* 2n + 1 instructions, n (a register) kept */
+    .macro SPIN_COPY n
+    mv t0, \n
 1:  addi t0, t0, -1
     bnez t0, 1b
     .endm
@@ -47,7 +47,7 @@ scenario_loop:
 scenario_begin_while_stopped:
     sw zero, BEGIN1(a0)
     sw zero, START(a0)
-    SPIN_COPY
+    SPIN_COPY a1
     sw zero, END1(a0)
     sw zero, STOP_OR_RESET(a0)
     ret
@@ -59,9 +59,9 @@ scenario_begin_while_stopped:
 scenario_repeated_begin:
     sw zero, START(a0)
     sw zero, BEGIN1(a0)
-    SPIN_COPY
+    SPIN_COPY a1
     sw zero, BEGIN1(a0)
-    SPIN_COPY
+    SPIN_COPY a1
     sw zero, END1(a0)
     sw zero, STOP_OR_RESET(a0)
     ret
@@ -73,9 +73,7 @@ scenario_repeated_begin:
 scenario_two_counters:
     sw zero, START(a0)
     sw zero, START(a1)
-    mv t0, a2
-1:  addi t0, t0, -1
-    bnez t0, 1b
+    SPIN_COPY a2
     sw zero, STOP_OR_RESET(a0)
     sw zero, STOP_OR_RESET(a1)
     ret
