@@ -29,10 +29,15 @@ def device_args(board):
     return args
 
 
+def headless(qemu, board):
+    """QEMU started as board, with no display, monitor or serial port."""
+    return [str(qemu.binary(board.arch))] + board.qemu_args + [
+        "-display", "none", "-monitor", "none", "-serial", "none"]
+
+
 def command(qemu, board, image, icount=True, extra=()):
     """The QEMU command line that boots image on board."""
-    cmd = [str(qemu.binary(board.arch))] + board.qemu_args + [
-        "-display", "none", "-monitor", "none", "-serial", "none",
+    cmd = headless(qemu, board) + [
         "-chardev", "stdio,id=guest-stdio",
         "-semihosting-config", "enable=on,target=native,chardev=guest-stdio",
     ] + device_args(board)

@@ -163,6 +163,23 @@ def ninja_progress(label):
     return progress
 
 
+def _current(stamp, value):
+    return stamp.exists() and stamp.read_text() == value
+
+
+def _configure_and_compile(src, builddir, logdir, options, targets, label):
+    """Configure builddir with options, unless the stamp in logdir says it
+    already is, then compile targets with progress, logging in logdir."""
+    configured = logdir / ".configure-options"
+    if not _current(configured, "\n".join(options)):
+        say("configuring")
+        run([str(src / "configure")] + options, cwd=builddir,
+            log=logdir / "configure.log")
+        configured.write_text("\n".join(options))
+    run(["ninja"] + targets, cwd=builddir,
+        log=logdir / "ninja.log", progress=ninja_progress(label))
+
+
 def ensure_built():
     """Return a Qemu with our device built in, building it if needed.
 
@@ -174,10 +191,9 @@ def ensure_built():
     # The path is fixed: QEMU's build tree records absolute paths
     root = CACHE / "qemu" / version
     qemu = Qemu(root)
-    configured = root / ".configure-options"
     stamp = root / ".device-hash"
     want = device_hash()
-    if stamp.exists() and stamp.read_text() == want:
+    if _current(stamp, want):
         return qemu
 
     start = time.monotonic()
@@ -185,9 +201,8 @@ def ensure_built():
         if old != root:
             say(f"removing QEMU build for another version: {old}")
             shutil.rmtree(old)
-    options = "\n".join(CONFIGURE)
-    from_scratch = (not configured.exists()
-                    or configured.read_text() != options)
+    from_scratch = not _current(root / ".configure-options",
+                                "\n".join(CONFIGURE))
     if from_scratch:
         if root.exists():
             shutil.rmtree(root)
@@ -195,18 +210,13 @@ def ensure_built():
             f"(once; about 5 minutes on 2 cores) in {root}")
         say("copying source tree")
         shutil.copytree(pristine, qemu.src, symlinks=True)
-        lay_device_into(qemu.src, pristine)
         qemu.build.mkdir()
-        say("configuring")
-        run([str(qemu.src / "configure")] + CONFIGURE, cwd=qemu.build,
-            log=root / "configure.log")
-        configured.write_text(options)
     else:
         say("qemu-device/ changed: rebuilding QEMU incrementally")
         stamp.unlink(missing_ok=True)
-        lay_device_into(qemu.src, pristine)
-    run(["ninja"] + BINARIES + QTESTS, cwd=qemu.build,
-        log=root / "ninja.log", progress=ninja_progress("compiling"))
+    lay_device_into(qemu.src, pristine)
+    _configure_and_compile(qemu.src, qemu.build, root, CONFIGURE,
+                           BINARIES + QTESTS, "compiling")
     stamp.write_text(want)
     if from_scratch:
         qemu.record_build_time(time.monotonic() - start)
@@ -221,24 +231,20 @@ def ensure_fuzzer_built():
     """
     qemu = ensure_built()
     builddir = qemu.fuzzer.parent
-    configured = builddir / ".configure-options"
     stamp = builddir / ".device-hash"
     want = device_hash()
-    if stamp.exists() and stamp.read_text() == want:
+    if _current(stamp, want):
         return qemu
-    options = "\n".join(FUZZ_CONFIGURE)
     start = time.monotonic()
-    if not configured.exists() or configured.read_text() != options:
+    if not _current(builddir / ".configure-options",
+                    "\n".join(FUZZ_CONFIGURE)):
         if builddir.exists():
             shutil.rmtree(builddir)
         builddir.mkdir()
         say("building QEMU's fuzzer with clang, libFuzzer, ASan and UBSan "
-            "(once; about 6 minutes on 2 cores)")
-        run([str(qemu.src / "configure")] + FUZZ_CONFIGURE, cwd=builddir,
-            log=builddir / "configure.log")
-        configured.write_text(options)
-    run(["ninja", FUZZER], cwd=builddir, log=builddir / "ninja.log",
-        progress=ninja_progress("compiling fuzzer"))
+            "(once; about 5 minutes on 2 cores)")
+    _configure_and_compile(qemu.src, builddir, builddir, FUZZ_CONFIGURE,
+                           [FUZZER], "compiling fuzzer")
     stamp.write_text(want)
     say(f"fuzzer ready ({time.monotonic() - start:.0f} s)")
     return qemu

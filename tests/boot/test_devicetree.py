@@ -15,8 +15,7 @@ def dump_dts(ctx, board):
     """The device tree of board, as the scripts start it, in source form."""
     with tempfile.TemporaryDirectory() as tmp:
         dtb = Path(tmp) / "board.dtb"
-        cmd = [str(ctx.qemu.binary(board.arch))] + board.qemu_args + [
-            "-display", "none", "-monitor", "none", "-serial", "none",
+        cmd = boot.headless(ctx.qemu, board) + [
             "-machine", f"dumpdtb={dtb}"] + boot.device_args(board)
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                               capture_output=True, text=True, timeout=30)

@@ -84,8 +84,7 @@ def test_profile_rejects_unknown_board(ctx, board):
 
 def refused(ctx, board, prop, *device_args):
     """QEMU must refuse these -device arguments with an error naming prop."""
-    cmd = [str(ctx.qemu.binary(board.arch))] + board.qemu_args + [
-        "-display", "none", "-monitor", "none", "-S"]
+    cmd = boot.headless(ctx.qemu, board) + ["-S"]
     for dev in device_args:
         cmd += ["-device", dev]
     try:
