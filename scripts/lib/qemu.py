@@ -2,10 +2,11 @@
 """Obtain Debian's QEMU source, lay qemu-device/ into it and build it.
 
 The build is cached in CACHE/qemu/<version>/ (a fixed path: QEMU's build
-tree records absolute ones), with the configure options and a hash of
-qemu-device/ and of the build targets recorded beside it. Nothing is
-rebuilt while all match; a change to qemu-device/ rebuilds incrementally,
-new configure options or a new QEMU version from scratch.
+tree records absolute ones) and published with a key made of the
+configure options and every file of qemu-device/ (cache.py: concurrent
+runs build it once, an interrupted build is not trusted). Nothing is
+rebuilt while the key matches; a change to qemu-device/ rebuilds
+incrementally, new configure options or a new QEMU version from scratch.
 """
 
 import hashlib
@@ -14,6 +15,7 @@ import shutil
 import subprocess
 import time
 
+import cache
 from common import CACHE, REPO, Failure, run, say
 
 DEVICE_DIR = REPO / "qemu-device"
@@ -62,22 +64,33 @@ class Qemu:
         return float(path.read_text()) if path.exists() else None
 
 
+SOURCE_PACKAGE = "qemu/trixie"
+
+
 def source_tree():
     """Debian trixie's qemu source package, unpacked once into the cache."""
     top = CACHE / "qemu-source"
-    for done in sorted(top.glob("qemu-*/.unpacked")):
-        return done.parent
-    say("downloading Debian's QEMU source package (apt-get source qemu/trixie)")
+    cache.ensure(top, SOURCE_PACKAGE, lambda _: _download_source(top),
+                 "Debian's QEMU source")
+    return _unpacked_tree(top)
+
+
+def _download_source(top):
+    say(f"downloading Debian's QEMU source package "
+        f"(apt-get source {SOURCE_PACKAGE})")
     if top.exists():
         shutil.rmtree(top)
     top.mkdir(parents=True)
-    run(["apt-get", "source", "-q", "qemu/trixie"], cwd=top,
+    run(["apt-get", "source", "-q", SOURCE_PACKAGE], cwd=top,
         log=top / "apt-get-source.log")
+    _unpacked_tree(top)
+
+
+def _unpacked_tree(top):
     trees = [p for p in top.glob("qemu-*") if p.is_dir()]
     if len(trees) != 1:
         raise Failure(f"expected one unpacked QEMU tree in {top}, found "
                       f"{[p.name for p in trees]}")
-    (trees[0] / ".unpacked").touch()
     return trees[0]
 
 
@@ -98,9 +111,10 @@ def digest(paths_and_data):
     return h.hexdigest()[:12]
 
 
-def device_hash():
-    """A hash of every file in qemu-device/ and of what we build."""
-    items = [" ".join(BINARIES + QTESTS).encode()]
+def build_key(options):
+    """What a build is made from: every file in qemu-device/, and the
+    configure options."""
+    items = [" ".join(options).encode()]
     for path in sorted(DEVICE_DIR.rglob("*")):
         if path.is_file():
             items += [str(path.relative_to(DEVICE_DIR)).encode(),
@@ -167,40 +181,44 @@ def _current(stamp, value):
     return stamp.exists() and stamp.read_text() == value
 
 
-def _configure_and_compile(src, builddir, logdir, options, targets, label):
-    """Configure builddir with options, unless the stamp in logdir says it
-    already is, then compile targets with progress, logging in logdir."""
-    configured = logdir / ".configure-options"
-    if not _current(configured, "\n".join(options)):
-        say("configuring")
-        run([str(src / "configure")] + options, cwd=builddir,
-            log=logdir / "configure.log")
-        configured.write_text("\n".join(options))
-    run(["ninja"] + targets, cwd=builddir,
-        log=logdir / "ninja.log", progress=ninja_progress(label))
+def ensure_built(qtests=False):
+    """Return a Qemu with our device built in, building it if needed;
+    with qtests, QEMU's qtest programs too (scripts/test wants them,
+    a boot does not).
 
-
-def ensure_built():
-    """Return a Qemu with our device built in, building it if needed.
-
-    A change to qemu-device/ rebuilds incrementally in the same tree; a
-    new QEMU version or new configure options build from scratch.
+    One run builds while the others wait (see cache.py).  A change to
+    qemu-device/ rebuilds incrementally in the same tree; a new QEMU
+    version or new configure options build from scratch.  A build that
+    was interrupted is resumed safely: the source copy and configure
+    are redone unless their stamps say they finished, and ninja redoes
+    every step whose completion it did not record.
     """
     pristine = source_tree()
     version = check_version(pristine)
     # The path is fixed: QEMU's build tree records absolute paths
     root = CACHE / "qemu" / version
     qemu = Qemu(root)
-    stamp = root / ".device-hash"
-    want = device_hash()
-    if _current(stamp, want):
-        return qemu
+    key = build_key(CONFIGURE)
+    cache.ensure(root, key, lambda _: _build(qemu, pristine, version),
+                 f"QEMU {version}")
+    if qtests:
+        cache.ensure(root / "qtests", key,
+                     lambda _: _compile(qemu, QTESTS, "compiling qtests"),
+                     "QEMU's qtests", lock=root)
+    return qemu
 
+
+def _build(qemu, pristine, version):
     start = time.monotonic()
-    for old in (CACHE / "qemu").glob("*"):
-        if old != root:
+    root = qemu.root
+    root.parent.mkdir(parents=True, exist_ok=True)
+    for old in root.parent.iterdir():
+        if old.name != version and not old.name.startswith(version + "."):
             say(f"removing QEMU build for another version: {old}")
-            shutil.rmtree(old)
+            if old.is_dir():
+                shutil.rmtree(old)
+            else:
+                old.unlink()
     from_scratch = not _current(root / ".configure-options",
                                 "\n".join(CONFIGURE))
     if from_scratch:
@@ -212,16 +230,33 @@ def ensure_built():
         shutil.copytree(pristine, qemu.src, symlinks=True)
         qemu.build.mkdir()
     else:
-        say("qemu-device/ changed: rebuilding QEMU incrementally")
-        stamp.unlink(missing_ok=True)
+        say("qemu-device/ changed, or the last build did not finish: "
+            "building QEMU incrementally")
     lay_device_into(qemu.src, pristine)
-    _configure_and_compile(qemu.src, qemu.build, root, CONFIGURE,
-                           BINARIES + QTESTS, "compiling")
-    stamp.write_text(want)
+    _configure(qemu.src, qemu.build, root, CONFIGURE)
+    _compile(qemu, BINARIES, "compiling")
     if from_scratch:
         qemu.record_build_time(time.monotonic() - start)
     say(f"QEMU ready ({time.monotonic() - start:.0f} s)")
-    return qemu
+
+
+def _configure(src, builddir, logdir, options):
+    """Configure builddir with options unless the stamp in logdir says
+    it already is."""
+    configured = logdir / ".configure-options"
+    if not _current(configured, "\n".join(options)):
+        say("configuring")
+        configured.unlink(missing_ok=True)
+        run([str(src / "configure")] + options, cwd=builddir,
+            log=logdir / "configure.log")
+        configured.write_text("\n".join(options))
+
+
+def _compile(qemu, targets, label, builddir=None):
+    builddir = builddir or qemu.build
+    run(["ninja"] + targets, cwd=builddir,
+        log=builddir.parent / f"ninja-{builddir.name}.log",
+        progress=ninja_progress(label))
 
 
 def ensure_fuzzer_built():
@@ -231,10 +266,12 @@ def ensure_fuzzer_built():
     """
     qemu = ensure_built()
     builddir = qemu.fuzzer.parent
-    stamp = builddir / ".device-hash"
-    want = device_hash()
-    if _current(stamp, want):
-        return qemu
+    cache.ensure(builddir, build_key(FUZZ_CONFIGURE),
+                 lambda _: _build_fuzzer(qemu, builddir), "QEMU's fuzzer")
+    return qemu
+
+
+def _build_fuzzer(qemu, builddir):
     start = time.monotonic()
     if not _current(builddir / ".configure-options",
                     "\n".join(FUZZ_CONFIGURE)):
@@ -243,8 +280,6 @@ def ensure_fuzzer_built():
         builddir.mkdir()
         say("building QEMU's fuzzer with clang, libFuzzer, ASan and UBSan "
             "(once; about 5 minutes on 2 cores)")
-    _configure_and_compile(qemu.src, builddir, builddir, FUZZ_CONFIGURE,
-                           [FUZZER], "compiling fuzzer")
-    stamp.write_text(want)
+    _configure(qemu.src, builddir, builddir, FUZZ_CONFIGURE)
+    _compile(qemu, [FUZZER], "compiling fuzzer", builddir)
     say(f"fuzzer ready ({time.monotonic() - start:.0f} s)")
-    return qemu

@@ -189,7 +189,7 @@ def main():
 
     start = time.monotonic()
     results = Results(args.match)
-    built = qemu.ensure_built()
+    built = qemu.ensure_built(qtests=True)
     say("host unit tests")
     host_tests(results)
     say("qtests")
