@@ -26,6 +26,9 @@ class Board:
     qemu_args: list = field(default_factory=list)
     # Warnings QEMU always prints for this board, not worth showing
     stderr_noise: list = field(default_factory=list)
+    # [(base, size)] of the RAM QEMU gives the board (with its defaults),
+    # where an image may be loaded
+    memory: list = field(default_factory=list)
 
     @property
     def cross_file(self) -> Path:
@@ -89,24 +92,34 @@ class Board:
         return shift
 
 
-def _mps2(name, cpu):
+MiB = 1 << 20
+# hw/arm/mps2.c: SSRAM1 and SSRAM2/3 with their mirrors, then block RAM
+# and PSRAM, which differ between the FPGA images
+MPS2_SSRAM = [(0x00000000, 8 * MiB), (0x20000000, 8 * MiB)]
+MPS2_AN385_RAM = MPS2_SSRAM + [(0x01000000, 64 * 1024),
+                               (0x21000000, 16 * MiB)]
+MPS2_AN500_RAM = MPS2_SSRAM + [(0x60000000, 16 * MiB)]
+VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
+
+
+def _mps2(name, cpu, memory):
     # The board's LAN9118 is always there; nothing here gives it a peer
     return Board(name, "arm", cpu, ["-machine", name],
-                 ["warning: nic lan9118.0 has no peer"])
+                 ["warning: nic lan9118.0 has no peer"], memory)
 
 
 BOARDS = {b.name: b for b in [
-    _mps2("mps2-an385", "Cortex-M3"),
-    _mps2("mps2-an386", "Cortex-M4"),
-    _mps2("mps2-an500", "Cortex-M7"),
+    _mps2("mps2-an385", "Cortex-M3", MPS2_AN385_RAM),
+    _mps2("mps2-an386", "Cortex-M4", MPS2_AN385_RAM),
+    _mps2("mps2-an500", "Cortex-M7", MPS2_AN500_RAM),
     # No random seeds in the device tree, so that runs stay identical:
     # dtb-randomness=off on arm, a fixed -seed on riscv (which lacks it)
     Board("arm-virt", "arm", "Cortex-A15",
           ["-machine", "virt,dtb-randomness=off", "-cpu", "cortex-a15",
-           "-nodefaults"]),
+           "-nodefaults"], [], [(0x40000000, VIRT_RAM_SIZE)]),
     Board("riscv32-virt", "riscv32", "rv32imac",
           ["-machine", "virt", "-bios", "none", "-seed", "1",
-           "-nodefaults"]),
+           "-nodefaults"], [], [(0x80000000, VIRT_RAM_SIZE)]),
 ]}
 DEFAULT_BOARD = "mps2-an385"
 

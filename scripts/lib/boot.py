@@ -7,6 +7,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+import faults
 from common import Failure, say
 
 DEFAULT_TIMEOUT = 60
@@ -18,12 +19,18 @@ class Result:
     exit_code: int
     output: str          # the guest's stdout (when captured)
     timed_out: bool
+    fault: str = None    # the one-line reason, if the guest faulted
 
 
 def device_args(board):
     """-device arguments for every core the board's system.h declares."""
+    return counter_args(board, board.counters)
+
+
+def counter_args(board, cores):
+    """-device arguments for cores [(base, sections)] on board's clock."""
     args = []
-    for base, sections in board.counters:
+    for base, sections in cores:
         args += ["-device", f"perf-counter,base={base:#x},"
                  f"num-sections={sections},clock-frequency={board.freq}"]
     return args
@@ -53,29 +60,60 @@ def _forward_stderr(stream, noise):
             sys.stderr.flush()
 
 
+class GuestOutput:
+    """The guest's stdout, passed on as it comes (or captured), but for
+    a fault report: that is held back until the guest is gone, so that
+    the one-line reason can come first."""
+
+    def __init__(self, image, capture):
+        self.image = image
+        self.capture = capture
+        self.captured = []
+        self.report = []
+        self.fault = None
+
+    def read(self, stream):
+        for line in stream:
+            if self.report or faults.is_header(line):
+                self.report.append(line)
+            else:
+                self._emit(line)
+        if self.report:
+            self.fault = faults.reason(self.report, self.image)
+            say(self.fault)
+            for line in self.report:
+                self._emit(line)
+
+    def _emit(self, line):
+        if self.capture:
+            self.captured.append(line)
+        else:
+            sys.stdout.write(line)
+            sys.stdout.flush()
+
+
 def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
-         extra=(), capture=False, verbose=False):
+         extra=(), capture=False, verbose=False, symbols=None):
     """Run the guest until it exits; stop it after timeout seconds.
 
     QEMU's stderr is passed on as it comes, less the board's known noise.
+    symbols (an elf.Image) names the function a fault is in.
     """
     cmd = command(qemu, board, image, icount, extra)
     if verbose:
         say("running: " + " ".join(cmd))
     try:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE if capture else None,
+                                stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
                                 errors="replace")
     except OSError as err:
         raise Failure(f"cannot run {cmd[0]}: {err}") from None
     noise = {f"{Path(cmd[0]).name}: {n}" for n in board.stderr_noise}
+    output = GuestOutput(symbols, capture)
     readers = [threading.Thread(target=_forward_stderr,
-                                args=(proc.stderr, noise))]
-    captured = []
-    if capture:
-        readers.append(threading.Thread(
-            target=lambda: captured.append(proc.stdout.read())))
+                                args=(proc.stderr, noise)),
+               threading.Thread(target=output.read, args=(proc.stdout,))]
     for reader in readers:
         reader.start()
     timed_out = False
@@ -88,7 +126,7 @@ def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
     for reader in readers:
         reader.join()
     return Result(TIMEOUT_EXIT if timed_out else proc.returncode,
-                  "".join(captured), timed_out)
+                  "".join(output.captured), timed_out, output.fault)
 
 
 def timeout_message(image, timeout):

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Paths, messages and process helpers shared by every script."""
 
+import argparse
 import os
 import subprocess
 import sys
@@ -62,3 +63,11 @@ def main_guard(func):
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, with a bad command line answered in one line (exit 2)."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} "
+                  f"(see {self.prog} --help)\n")

@@ -1,46 +1,57 @@
 # SPDX-License-Identifier: MIT
-"""Build the firmware (library, examples, test firmware, user programs)
-for a board with Meson, one build directory per board."""
+"""Build the firmware for a board.
 
+The library, the examples and the test firmware are one Meson build per
+board (BUILD/BOARD), shared by every run and built under its lock
+(cache.py).  A user's program is compiled in a directory of its own for
+each run, with the compiler and flags Meson uses for the bundled
+examples, and linked with the board's library: concurrent runs of
+different programs never share a file.
+"""
+
+import json
 import shutil
+import subprocess
+from dataclasses import dataclass, field
 from pathlib import Path
 
+import cache
+import elf
 from common import BUILD, REPO, Failure, run, say
 
+LIBRARY = "perfcounter"
+# Built exactly as a user's program: its flags are the ones users get
+TEMPLATE_TARGET = "checksum"
+# Where the library's headers are; other -I of the template are its own
+LIBRARY_INCLUDES = (REPO / "firmware" / "include", REPO / "firmware" / "boards")
 
-def build(board, app_sources=(), optimization="2"):
-    """Build everything for board; return the build directory.
 
-    With app_sources, build them as the program 'app.elf' in a build
-    directory of their own, at the given optimization level.
-    """
-    sources = [str(Path(s).resolve()) for s in app_sources]
-    for s in sources:
-        if not Path(s).is_file():
-            raise Failure(f"no such source file: {s}")
-    name = board.name + ("-app" if sources else "")
-    builddir = BUILD / name
-    options = [f"-Dapp={','.join(sources)}", f"-Doptimization={optimization}"]
-    # Meson cannot switch a build directory to another cross file
+def build(board):
+    """Build everything for board under its lock; return the build
+    directory."""
+    builddir = BUILD / board.name
+    cache.build(builddir, str(board.cross_file),
+                lambda interrupted: _meson_build(board, builddir, interrupted),
+                f"the firmware for {board.name}")
+    return builddir
+
+
+def _meson_build(board, builddir, interrupted):
+    # Meson neither switches a build directory to another cross file nor
+    # notices that its cross file changed: set up again then
     cross_stamp = builddir / ".cross-file"
-    if cross_stamp.exists() and cross_stamp.read_text() != str(
-            board.cross_file):
+    cross = f"{board.cross_file}\n{board.cross_file.read_text()}"
+    stale = cross_stamp.exists() and cross_stamp.read_text() != cross
+    if (interrupted or stale) and builddir.exists():
         shutil.rmtree(builddir)
-    options_stamp = builddir / ".options"
     if not (builddir / "build.ninja").exists():
         say(f"configuring firmware build for {board.name} in {builddir}")
         run(["meson", "setup", str(builddir), "--cross-file",
-             str(board.cross_file)] + options, cwd=REPO,
-            log=BUILD / f"{name}-setup.log")
-        cross_stamp.write_text(str(board.cross_file))
-    elif not options_stamp.exists() or options_stamp.read_text() != str(
-            options):
-        run(["meson", "configure", str(builddir)] + options, cwd=REPO,
-            log=BUILD / f"{name}-configure.log")
-    options_stamp.write_text(str(options))
+             str(board.cross_file)], cwd=REPO,
+            log=BUILD / f"{board.name}-setup.log")
+        cross_stamp.write_text(cross)
     run(["meson", "compile", "-C", str(builddir)], cwd=REPO,
-        log=BUILD / f"{name}-compile.log")
-    return builddir
+        log=BUILD / f"{board.name}-compile.log")
 
 
 def image(builddir, relpath):
@@ -48,3 +59,90 @@ def image(builddir, relpath):
     if not path.is_file():
         raise Failure(f"firmware image {path} was not built")
     return path
+
+
+@dataclass
+class AppOptions:
+    """How to build a user's program, as compiler options say it."""
+    optimization: str = "2"
+    defines: list = field(default_factory=list)     # NAME or NAME=VALUE
+    includes: list = field(default_factory=list)    # directories
+    cflags: list = field(default_factory=list)
+    ldflags: list = field(default_factory=list)
+    stack_size: int = None      # bytes; None: the cross file's default
+    heap_size: int = 0          # bytes the heap must have at least
+
+
+@dataclass
+class Toolchain:
+    compiler: list
+    cflags: list
+    link: list          # the linker driver's flags, the library last
+
+    @classmethod
+    def of(cls, builddir):
+        """The compiler, flags and library Meson built the template
+        program with, from its introspection data."""
+        targets = json.loads(
+            (builddir / "meson-info" / "intro-targets.json").read_text())
+        for t in targets:
+            if t["name"] == TEMPLATE_TARGET and t["type"] == "executable":
+                break
+        else:
+            raise Failure(f"{builddir} has no '{TEMPLATE_TARGET}' target")
+        compile_step, link_step = t["target_sources"][:2]
+        cflags = [a for a in compile_step["parameters"]
+                  if not a.startswith("-I") or
+                  Path(a[2:]).is_relative_to(LIBRARY_INCLUDES[0]) or
+                  Path(a[2:]).parent == LIBRARY_INCLUDES[1]]
+        link = [str(builddir / a) if a.endswith(".a") else a
+                for a in link_step["parameters"]]
+        return cls(compile_step["compiler"], cflags, link)
+
+
+def build_app(board, sources, options, workdir):
+    """Compile and link sources for board in workdir; return the image.
+
+    The compiler's own messages go straight to the terminal."""
+    tools = Toolchain.of(build(board))
+    user = [f"-D{d}" for d in options.defines] + \
+        [f"-I{Path(i).resolve()}" for i in options.includes]
+    objects = []
+    for n, source in enumerate(sources):
+        obj = workdir / f"{n}-{Path(source).stem}.o"
+        _compile(tools.compiler + user + tools.cflags +
+                 [f"-O{options.optimization}"] + options.cflags +
+                 ["-c", str(source), "-o", str(obj)],
+                 f"compiling {source} failed")
+        objects.append(str(obj))
+    elf = workdir / "app.elf"
+    stack = [f"-Wl,--defsym=__stack_size={options.stack_size:#x}"] \
+        if options.stack_size is not None else []
+    _compile(tools.compiler + objects + tools.link + stack +
+             options.ldflags + ["-o", str(elf)], "linking failed")
+    _check_heap(elf, options.heap_size)
+    return elf
+
+
+def _check_heap(path, wanted):
+    """The heap is what RAM has left between the program's data and
+    its stack (picolibc.ld): refuse a program that leaves less."""
+    symbols = elf.read(path).symbols
+    try:
+        heap = symbols["__stack"] - symbols["__stack_size"] - \
+            symbols["__bss_end"]
+    except KeyError as missing:
+        if wanted:
+            raise Failure(f"cannot check --heap-size: the image has no "
+                          f"symbol {missing} (another linker script?)")
+        return
+    if heap < wanted:
+        raise Failure(f"the heap would have {heap} bytes, less than the "
+                      f"{wanted} bytes of --heap-size: shrink --stack-size "
+                      f"or the program's static data")
+
+
+def _compile(cmd, failed):
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL)
+    if proc.returncode != 0:
+        raise Failure(f"{failed}: the compiler's messages are above")

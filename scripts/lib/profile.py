@@ -2,21 +2,63 @@
 """scripts/profile: build, boot and print a performance counter report."""
 
 import argparse
+import re
+import shlex
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import boards
 import boot
 import firmware
+import preflight
 import qemu
-from common import Failure, main_guard, say
+from common import BUILD, ArgumentParser, main_guard, say
 
 EXAMPLES = ["checksum", "two_cores"]
 SOURCE_SUFFIXES = {".c", ".S", ".s"}
+SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20}
+
+
+def size(text):
+    """A size in bytes: 4096, 0x1000, 128K or 1M."""
+    m = re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)([KkMm]?)", text)
+    if not m:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a size (say 4096, 0x1000, 128K or 1M)")
+    return int(m.group(1), 0) * SIZE_UNITS[m.group(2).upper()]
+
+
+def seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1
+    if not value > 0:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a positive number of seconds")
+    return value
+
+
+def counter(text):
+    """BASE[:SECTIONS] of a core to add."""
+    m = re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)(?::(\d+))?", text)
+    if not m:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not BASE[:SECTIONS] (say 0x40040000:3)")
+    return int(m.group(1), 0), int(m.group(2) or 7)
+
+
+def flags(text):
+    try:
+        return shlex.split(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(f"'{text}': {err}") from None
 
 
 def parse_args(argv):
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="scripts/profile",
         description="Boot firmware on an emulated board with the "
         "performance counter core attached, headless, and print what the "
@@ -24,11 +66,14 @@ def parse_args(argv):
         "guest's exit code. Without files, runs the bundled checksum "
         "example. The first run installs packages and builds QEMU.",
         epilog="Counts are exact and repeatable: QEMU runs with -icount so "
-        "that one clock is one retired instruction (see docs/).")
+        "that one clock is one retired instruction (see docs/). Exit "
+        "status: the guest's; 124 when it timed out; 1 when a build, an "
+        "image check or QEMU failed; 2 for a bad command line.")
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="C or assembly sources to compile with the library "
                    "for the board, or one ELF image to boot as it is")
     p.add_argument("--board", default=boards.DEFAULT_BOARD,
+                   choices=list(boards.BOARDS), metavar="BOARD",
                    help="board to boot (default: %(default)s); see "
                    "--list-boards")
     p.add_argument("--example", choices=EXAMPLES, default=EXAMPLES[0],
@@ -38,23 +83,85 @@ def parse_args(argv):
     p.add_argument("--list-boards", action="store_true",
                    help="list the boards with their CPU and counter clock, "
                    "then exit")
-    p.add_argument("--timeout", type=float, default=boot.DEFAULT_TIMEOUT,
+    p.add_argument("--timeout", type=seconds, default=boot.DEFAULT_TIMEOUT,
                    metavar="SECONDS",
                    help="stop a guest that has not exited after this many "
                    "host seconds, and exit with 124 (default: %(default)s)")
-    p.add_argument("-O", "--optimization", default="2",
-                   choices=["0", "g", "1", "2", "3", "s"],
-                   help="optimization level for your sources "
-                   "(default: %(default)s)")
-    p.add_argument("--no-icount", action="store_true",
-                   help="run without -icount: faster for long programs, but "
-                   "counts then follow host time and change run to run")
-    p.add_argument("--qemu-arg", action="append", default=[], metavar="ARG",
-                   help="pass ARG to QEMU (repeatable), e.g. "
-                   "--qemu-arg=-d --qemu-arg=guest_errors")
-    p.add_argument("-v", "--verbose", action="store_true",
-                   help="show the QEMU command line")
-    return p.parse_args(argv)
+    build = p.add_argument_group(
+        "building your sources", "as a compiler takes them; the board's "
+        "system.h and the library's headers are on the include path")
+    build.add_argument("-O", "--optimization", default="2",
+                       choices=["0", "g", "1", "2", "3", "s"],
+                       help="optimization level (default: %(default)s)")
+    build.add_argument("-D", dest="defines", action="append", default=[],
+                       metavar="NAME[=VALUE]",
+                       help="define a macro, e.g. -D P_COUNTER_BASE="
+                       "PERFORMANCE_COUNTER_BASE to map your own instance "
+                       "name (repeatable)")
+    build.add_argument("-I", dest="includes", action="append", default=[],
+                       metavar="DIR", help="add DIR to the include path, "
+                       "before the board's (repeatable)")
+    build.add_argument("--cflags", type=flags, action="append", default=[],
+                       metavar="FLAGS", help="more compiler flags, "
+                       "e.g. --cflags='-Wall -Werror' (repeatable)")
+    build.add_argument("--ldflags", type=flags, action="append", default=[],
+                       metavar="FLAGS", help="more linker flags, e.g. "
+                       "--ldflags=-lm (repeatable)")
+    build.add_argument("--stack-size", type=size, metavar="SIZE",
+                       help="the stack, e.g. 256K (default: 1M, from the "
+                       "board's cross file)")
+    build.add_argument("--heap-size", type=size, default=0, metavar="SIZE",
+                       help="refuse to build unless the heap (the RAM left "
+                       "between data and stack) has at least SIZE")
+    build.add_argument("-o", "--output", type=Path, metavar="ELF",
+                       help="also keep the built image as ELF")
+    run = p.add_argument_group("running")
+    run.add_argument("--add-counter", type=counter, action="append",
+                     default=[], metavar="BASE[:SECTIONS]",
+                     help="attach one more counter core at BASE (with 7 "
+                     "sections unless SECTIONS); QEMU says where the board "
+                     "has room if BASE is not free (repeatable)")
+    run.add_argument("--no-icount", action="store_true",
+                     help="run without -icount: faster for long programs, "
+                     "but counts then follow host time and change run to "
+                     "run")
+    run.add_argument("--no-image-check", action="store_true",
+                     help="boot an image even if it does not look "
+                     "bootable on the board (other architecture, memory "
+                     "map, no semihosting)")
+    run.add_argument("--qemu-arg", action="append", default=[],
+                     metavar="ARG",
+                     help="pass ARG to QEMU (repeatable), e.g. "
+                     "--qemu-arg=-d --qemu-arg=guest_errors")
+    run.add_argument("-v", "--verbose", action="store_true",
+                     help="show the QEMU command line")
+    args = p.parse_args(argv)
+    check_files(p, args)
+    return args
+
+
+def check_files(parser, args):
+    """Refuse, as a usage error, files that are missing or not sources
+    or one image."""
+    files = [Path(f) for f in args.files]
+    for f in files:
+        if not f.is_file():
+            parser.error(f"{f}: no such file")
+    for d in args.includes:
+        if not Path(d).is_dir():
+            parser.error(f"-I {d}: no such directory")
+    sources = [f for f in files if f.suffix in SOURCE_SUFFIXES]
+    if len(sources) < len(files) and len(files) > 1:
+        parser.error("give C or assembly sources "
+                     f"({', '.join(sorted(SOURCE_SUFFIXES))}), or one "
+                     f"ELF image")
+    building = args.defines or args.includes or args.cflags or \
+        args.ldflags or args.stack_size is not None or args.heap_size \
+        or args.output
+    if building and not sources:
+        parser.error("-D, -I, --cflags, --ldflags, --stack-size, "
+                     "--heap-size and -o apply to sources to build; no "
+                     "source was given")
 
 
 def list_boards():
@@ -67,22 +174,27 @@ def list_boards():
               f"shift={b.icount_shift:<2} {cores}{default}")
 
 
-def choose_image(args, board):
+def app_options(args):
+    return firmware.AppOptions(
+        optimization=args.optimization, defines=args.defines,
+        includes=args.includes, cflags=sum(args.cflags, []),
+        ldflags=sum(args.ldflags, []), stack_size=args.stack_size,
+        heap_size=args.heap_size)
+
+
+def choose_image(args, board, workdir):
+    """The image to boot: the bundled example, the given ELF, or the
+    given sources built in workdir."""
+    if not args.files:
+        return firmware.image(firmware.build(board),
+                              f"firmware/examples/{args.example}.elf")
     files = [Path(f) for f in args.files]
-    if len(files) == 1 and files[0].suffix == ".elf":
-        if not files[0].is_file():
-            raise Failure(f"no such image: {files[0]}")
+    if files[0].suffix not in SOURCE_SUFFIXES:
         return files[0]
-    for f in files:
-        if f.suffix not in SOURCE_SUFFIXES:
-            raise Failure(f"{f}: expected C or assembly sources "
-                          f"({', '.join(sorted(SOURCE_SUFFIXES))}) or one "
-                          f".elf image")
-    if files:
-        builddir = firmware.build(board, files, args.optimization)
-        return firmware.image(builddir, "app.elf")
-    return firmware.image(firmware.build(board),
-                          f"firmware/examples/{args.example}.elf")
+    image = firmware.build_app(board, files, app_options(args), workdir)
+    if args.output:
+        shutil.copyfile(image, args.output)
+    return image
 
 
 def main():
@@ -92,10 +204,16 @@ def main():
         return 0
     board = boards.get(args.board)
     built = qemu.ensure_built()
-    image = choose_image(args, board)
-    result = boot.boot(built, board, image, timeout=args.timeout,
-                       icount=not args.no_icount, extra=args.qemu_arg,
-                       verbose=args.verbose)
+    runs = BUILD / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=runs) as workdir:
+        image = choose_image(args, board, Path(workdir))
+        symbols = None if args.no_image_check else \
+            preflight.check(board, image)
+        extra = args.qemu_arg + boot.counter_args(board, args.add_counter)
+        result = boot.boot(built, board, image, timeout=args.timeout,
+                           icount=not args.no_icount, extra=extra,
+                           verbose=args.verbose, symbols=symbols)
     if result.timed_out:
         say(boot.timeout_message(image, args.timeout))
     return result.exit_code

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: MIT
+"""Read a guest's fault report into one line: what faulted, where, and
+in which function.
+
+The reports are what picolibc's crt0 prints on Cortex-M ("ARM fault:
+KIND" then registers) and RISC-V ("RISCV fault" then registers with
+mepc, mcause, mtval), and what firmware/boards/arm-virt/fault.c prints
+on Cortex-A in the Cortex-M form.
+"""
+
+import re
+
+HEADER = re.compile(r"^(ARM|RISCV) fault(?::\s*(.*?))?\s*$")
+REGISTER = re.compile(r"^\s*(?:x\d+\s+)?([\w/]+):?\s+0x([0-9a-fA-F]+)\s*$")
+# The RISC-V privileged spec's mcause exception codes
+RISCV_CAUSES = {
+    0: "instruction address misaligned", 1: "instruction access fault",
+    2: "illegal instruction", 3: "breakpoint",
+    4: "load address misaligned", 5: "load access fault",
+    6: "store address misaligned", 7: "store access fault",
+    8: "environment call from U-mode", 11: "environment call from M-mode",
+    12: "instruction page fault", 13: "load page fault",
+    15: "store page fault",
+}
+# Causes whose mtval is the address that faulted
+RISCV_ADDRESS_CAUSES = {0, 1, 4, 5, 6, 7, 12, 13, 15}
+
+
+def is_header(line):
+    return HEADER.match(line) is not None
+
+
+def _registers(lines):
+    regs = {}
+    for line in lines:
+        m = REGISTER.match(line)
+        if m:
+            regs[m.group(1).lower()] = int(m.group(2), 16)
+    return regs
+
+
+def reason(lines, image=None):
+    """One line for the fault report lines (the header first); image
+    (an elf.Image) names the functions."""
+    m = HEADER.match(lines[0])
+    regs = _registers(lines[1:])
+    if m.group(1) == "RISCV":
+        cause = regs.get("mcause")
+        kind = RISCV_CAUSES.get(cause, f"mcause {cause:#x}"
+                                if cause is not None else "unknown cause")
+        pc = regs.get("mepc")
+        address = regs.get("mtval") if cause in RISCV_ADDRESS_CAUSES \
+            else None
+    else:
+        kind = m.group(2) or "unknown"
+        pc = regs.get("pc")
+        address = regs.get("addr")
+    text = f"guest fault: {kind}"
+    if pc is not None:
+        text += f" at pc {pc:#010x}{_in(image, pc)}"
+    if address is not None:
+        text += f", address {address:#010x}"
+    return text
+
+
+def _in(image, addr):
+    name = image.function_at(addr) if image else None
+    return f" in {name}" if name else ""
