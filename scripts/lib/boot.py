@@ -53,27 +53,24 @@ def command(qemu, board, image, icount=True, extra=()):
     return cmd + list(extra) + ["-kernel", str(image)]
 
 
-def _forward_stderr(stream, noise):
-    for line in stream:
-        if line.rstrip("\n") not in noise:
-            sys.stderr.write(line)
-            sys.stderr.flush()
+class Relay:
+    """Pass a QEMU output stream on as it comes (or capture it), less
+    the board's known noise, but for a fault report: that is held back
+    until QEMU is gone, so that its one-line reason can come first."""
 
-
-class GuestOutput:
-    """The guest's stdout, passed on as it comes (or captured), but for
-    a fault report: that is held back until the guest is gone, so that
-    the one-line reason can come first."""
-
-    def __init__(self, image, capture):
+    def __init__(self, dest, image, capture=False, noise=()):
+        self.dest = dest
         self.image = image
         self.capture = capture
+        self.noise = noise
         self.captured = []
         self.report = []
         self.fault = None
 
     def read(self, stream):
         for line in stream:
+            if line.rstrip("\n") in self.noise:
+                continue
             if self.report or faults.is_header(line):
                 self.report.append(line)
             else:
@@ -88,8 +85,8 @@ class GuestOutput:
         if self.capture:
             self.captured.append(line)
         else:
-            sys.stdout.write(line)
-            sys.stdout.flush()
+            self.dest.write(line)
+            self.dest.flush()
 
 
 def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
@@ -110,10 +107,10 @@ def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
     except OSError as err:
         raise Failure(f"cannot run {cmd[0]}: {err}") from None
     noise = {f"{Path(cmd[0]).name}: {n}" for n in board.stderr_noise}
-    output = GuestOutput(symbols, capture)
-    readers = [threading.Thread(target=_forward_stderr,
-                                args=(proc.stderr, noise)),
-               threading.Thread(target=output.read, args=(proc.stdout,))]
+    output = Relay(sys.stdout, symbols, capture)
+    errors = Relay(sys.stderr, symbols, noise=noise)
+    readers = [threading.Thread(target=r.read, args=(stream,)) for r, stream
+               in [(output, proc.stdout), (errors, proc.stderr)]]
     for reader in readers:
         reader.start()
     timed_out = False
@@ -125,8 +122,12 @@ def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
         timed_out = True
     for reader in readers:
         reader.join()
-    return Result(TIMEOUT_EXIT if timed_out else proc.returncode,
-                  "".join(output.captured), timed_out, output.fault)
+    # Killed by a signal (QEMU aborts on a fatal error): 128 + signal,
+    # as a shell says it
+    code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    return Result(TIMEOUT_EXIT if timed_out else code,
+                  "".join(output.captured), timed_out,
+                  output.fault or errors.fault)
 
 
 def timeout_message(image, timeout):

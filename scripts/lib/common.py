@@ -11,8 +11,9 @@ REPO = Path(__file__).resolve().parents[2]
 CACHE = Path(os.environ.get("PERF_COUNTER_CACHE")
              or Path(os.environ.get("XDG_CACHE_HOME")
                      or Path.home() / ".cache") / "perf-counter")
-# Firmware build directories live in the checkout, like any meson build.
-BUILD = REPO / "build"
+# Firmware build directories live in the checkout, like any meson build
+# (elsewhere with PERF_COUNTER_BUILD: the tests race cold builds there).
+BUILD = Path(os.environ.get("PERF_COUNTER_BUILD") or REPO / "build")
 
 
 class Failure(Exception):

@@ -2,16 +2,21 @@
 """Read a guest's fault report into one line: what faulted, where, and
 in which function.
 
-The reports are what picolibc's crt0 prints on Cortex-M ("ARM fault:
-KIND" then registers) and RISC-V ("RISCV fault" then registers with
-mepc, mcause, mtval), and what firmware/boards/arm-virt/fault.c prints
-on Cortex-A in the Cortex-M form.
+The reports are what picolibc's crt0 prints on the guest's stdout on
+Cortex-M ("ARM fault: KIND" then registers) and RISC-V ("RISCV fault"
+then registers with mepc, mcause, mtval), what
+firmware/boards/arm-virt/fault.c prints on Cortex-A in the Cortex-M
+form, and QEMU's own "qemu: fatal: WHY" and register dump on its
+stderr when a fault cannot be taken at all (a Cortex-M lockup).
 """
 
 import re
 
-HEADER = re.compile(r"^(ARM|RISCV) fault(?::\s*(.*?))?\s*$")
+HEADER = re.compile(r"^(ARM|RISCV) fault(?::\s*(.*?))?\s*$"
+                    r"|^(qemu)[\w-]*: fatal: (.*?)\s*$")
 REGISTER = re.compile(r"^\s*(?:x\d+\s+)?([\w/]+):?\s+0x([0-9a-fA-F]+)\s*$")
+# QEMU's dump: "R15=0000001c" on Arm, " pc       80000000" on RISC-V
+QEMU_PC = re.compile(r"\bR15=([0-9a-f]{8})|^\s*pc\s+([0-9a-f]+)\s*$")
 # The RISC-V privileged spec's mcause exception codes
 RISCV_CAUSES = {
     0: "instruction address misaligned", 1: "instruction access fault",
@@ -44,7 +49,12 @@ def reason(lines, image=None):
     (an elf.Image) names the functions."""
     m = HEADER.match(lines[0])
     regs = _registers(lines[1:])
-    if m.group(1) == "RISCV":
+    address = None
+    if m.group(3):
+        kind = m.group(4)
+        pcs = [p for line in lines[1:] for p in QEMU_PC.findall(line)]
+        pc = int("".join(pcs[0]), 16) if pcs else None
+    elif m.group(1) == "RISCV":
         cause = regs.get("mcause")
         kind = RISCV_CAUSES.get(cause, f"mcause {cause:#x}"
                                 if cause is not None else "unknown cause")

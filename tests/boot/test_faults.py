@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: MIT
+"""A guest that faults exits non-zero with a one-line reason (what, the
+pc, the function) before its register dump, on every board."""
+
+import re
+import subprocess
+
+from common import REPO
+
+PER_BOARD = True
+PROFILE = REPO / "scripts" / "profile"
+
+
+def test_a_fault_gives_its_reason_before_the_dump(ctx, board):
+    image = ctx.firmware(board, "tests/firmware/fault.elf")
+    proc = subprocess.run([str(PROFILE), "--board", board.name, str(image)],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=120)
+    lines = proc.stdout.splitlines()
+    assert proc.returncode not in (0, 124), proc.stdout
+    assert "still running" not in proc.stdout, proc.stdout
+    reasons = [i for i, line in enumerate(lines) if re.search(
+        r"guest fault: .+ at pc 0x[0-9a-f]{8} in store_to_nowhere", line)]
+    dumps = [i for i, line in enumerate(lines)
+             if re.match(r"(ARM|RISCV) fault", line)]
+    assert len(reasons) == 1 and len(dumps) == 1, proc.stdout
+    assert reasons[0] < dumps[0], proc.stdout
+
+
+def test_a_fault_names_the_address(ctx, board):
+    """Where the report has it (not in a Cortex-M HardFault's)."""
+    image = ctx.firmware(board, "tests/firmware/fault.elf")
+    proc = subprocess.run([str(PROFILE), "--board", board.name, str(image)],
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120)
+    if board.name.startswith("mps2"):
+        assert "guest fault: hardfault" in proc.stderr, proc.stderr
+    else:
+        assert "address 0xf0000000" in proc.stderr, proc.stderr

@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: MIT
+"""Bad input gets a clear answer at once: images the board cannot boot,
+awkward source paths, code that does not compile, bad options."""
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+import boards
+from common import REPO
+
+PROFILE = REPO / "scripts" / "profile"
+WEIRD_DIR = "a dir, with 'quotes' \"and\" é"
+
+
+def profile(*args, timeout=120):
+    return subprocess.run([str(PROFILE)] + [str(a) for a in args],
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def refused(proc, *words):
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    for word in words:
+        assert word in proc.stderr, proc.stderr
+
+
+def test_a_file_that_is_not_an_elf_is_refused(ctx, board):
+    refused(profile(REPO / "README.md"), "is not an ELF image")
+
+
+def test_an_elf_for_another_architecture_names_its_board(ctx, board):
+    image = ctx.firmware(boards.get("riscv32-virt"),
+                         "tests/firmware/exit_code.elf")
+    refused(profile("--board", "mps2-an385", image),
+            "is built for RISC-V", "--board riscv32-virt")
+
+
+def test_an_elf_for_another_memory_map_names_its_board(ctx, board):
+    image = ctx.firmware(boards.get("arm-virt"),
+                         "tests/firmware/exit_code.elf")
+    refused(profile("--board", "mps2-an385", image),
+            "outside mps2-an385's memory", "linked for arm-virt")
+
+
+SPIN = """
+void spin(void) { for (;;) ; }
+__attribute__((section(".vectors"), used))
+static void (*const vectors[])(void) = { (void (*)(void))0x20001000, spin };
+"""
+
+
+def build_spin(tmp):
+    """A Cortex-M image that runs, but neither prints nor exits."""
+    src, elf = Path(tmp) / "spin.c", Path(tmp) / "spin.elf"
+    src.write_text(SPIN)
+    subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m3", "-mthumb", "-O2",
+                    "-nostdlib", "-Wl,--section-start=.vectors=0",
+                    "-Wl,-Ttext=0x100", "-Wl,-e,spin", str(src), "-o",
+                    str(elf)], check=True)
+    return elf
+
+
+def test_an_elf_without_semihosting_is_refused(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        elf = build_spin(tmp)
+        refused(profile(elf), "makes no semihosting call",
+                "--no-image-check")
+        bypassed = profile("--no-image-check", "--timeout", "1", elf)
+    assert bypassed.returncode == 124, bypassed.stderr
+
+
+def test_a_lockup_gives_its_reason_before_qemus_dump(ctx, board):
+    """A Cortex-M fault that cannot be taken (no handler): QEMU aborts
+    with its own register dump."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # Code where the vector table should be: the core locks up
+        src, elf = Path(tmp) / "lockup.c", Path(tmp) / "lockup.elf"
+        src.write_text("void spin(void) { for (;;) ; }\n")
+        subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m3", "-mthumb",
+                        "-nostdlib", "-Wl,-Ttext=0x0", "-Wl,-e,spin",
+                        str(src), "-o", str(elf)], check=True)
+        proc = profile("--no-image-check", elf)
+    assert proc.returncode not in (0, 124), proc.stderr
+    lines = proc.stderr.splitlines()
+    reason = [i for i, line in enumerate(lines)
+              if line.startswith("[perf-counter] guest fault: Lockup")]
+    dump = [i for i, line in enumerate(lines) if "qemu: fatal:" in line]
+    assert reason and dump and reason[0] < dump[0], proc.stderr
+
+
+def test_sources_in_a_directory_with_spaces_commas_and_quotes(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp) / WEIRD_DIR
+        d.mkdir()
+        (d / "answer, part 1.h").write_text("#define ANSWER 42\n")
+        (d / "main, 1.c").write_text(
+            '#include "answer, part 1.h"\n'
+            "int part(void);\n"
+            "int main(void) { return ANSWER + part(); }\n")
+        (d / "part é.c").write_text("int part(void) { return 1; }\n")
+        proc = profile("-I", d, d / "main, 1.c", d / "part é.c")
+    assert proc.returncode == 43, proc.stderr
+
+
+def test_a_compile_error_shows_the_compilers_messages_first(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "broken.c"
+        src.write_text("int main(void) { return undeclared_name; }\n")
+        proc = profile(src)
+    assert proc.returncode == 1, proc.stderr
+    first = proc.stderr.splitlines()[0]
+    assert "broken.c" in first and "error" not in first.split(":")[0], \
+        proc.stderr
+    assert "'undeclared_name' undeclared" in proc.stderr, proc.stderr
+    assert proc.stderr.rstrip().endswith(
+        "error: compiling " + str(src) + " failed: the compiler's "
+        "messages are above"), proc.stderr
+
+
+def usage_error(proc, words):
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert words in proc.stderr, proc.stderr
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+
+
+def test_a_negative_timeout_is_a_usage_error(ctx, board):
+    usage_error(profile("--timeout", "-5"),
+                "'-5' is not a positive number of seconds")
+
+
+def test_an_unknown_board_is_a_usage_error(ctx, board):
+    usage_error(profile("--board", "mps3"), "invalid choice: 'mps3'")
+
+
+def test_an_unknown_optimization_level_is_a_usage_error(ctx, board):
+    usage_error(profile("-O", "9"), "invalid choice: '9'")
+
+
+def test_a_missing_file_is_a_usage_error(ctx, board):
+    usage_error(profile("no/such/file.c"), "no/such/file.c: no such file")
+
+
+def test_a_bad_size_is_a_usage_error(ctx, board):
+    usage_error(profile("--stack-size", "lots", REPO / "README.md"),
+                "'lots' is not a size")
+
+
+def test_a_heap_smaller_than_asked_is_refused(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "main.c"
+        src.write_text("int main(void) { return 0; }\n")
+        assert profile("--heap-size", "2M", src).returncode == 0
+        refused(profile("--heap-size", "4M", src), "the heap would have",
+                "less than the 4194304 bytes of --heap-size")
+
+
+def test_a_counter_at_a_base_of_ones_choosing(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "main.c"
+        src.write_text(
+            '#include "altera_avalon_performance_counter.h"\n'
+            "int main(void) {\n"
+            "    void *p = (void *)MY_BASE;\n"
+            "    PERF_RESET(p); PERF_START_MEASURING(p);\n"
+            "    PERF_BEGIN(p, 2); PERF_END(p, 2);\n"
+            "    return (int)perf_get_num_starts(p, 2);\n"
+            "}\n")
+        placed = profile("--add-counter", "0x40100000:2", "-D",
+                         "MY_BASE=0x40100000", src)
+        nowhere = profile("--add-counter", "0x50000000", "-D",
+                          "MY_BASE=0x50000000", src)
+    assert placed.returncode == 1, placed.stderr
+    assert nowhere.returncode == 1, nowhere.stderr
+    assert "where this board has room" in nowhere.stderr, nowhere.stderr
