@@ -5,7 +5,9 @@
 #
 # Adds two apt sources the first time: bookworm-backports (meson >= 1.5,
 # which QEMU 10.0 needs) and a deb-src entry for trixie (Debian's QEMU 10.0
-# source package).  Nothing else is downloaded from anywhere.
+# source package), on the mirror and with the keyring that the machine's
+# own apt configuration uses for bookworm (a local mirror or proxy stays
+# in use).  Nothing else is downloaded from anywhere.
 set -eu
 
 PACKAGES="
@@ -17,6 +19,8 @@ PACKAGES="
     device-tree-compiler clang libclang-rt-14-dev
 "
 SOURCES=/etc/apt/sources.list.d/perf-counter.sources
+RELEASE=bookworm
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 say() { printf 'setup: %s\n' "$*" >&2; }
 
@@ -54,21 +58,68 @@ else
     SUDO=
 fi
 
+# "URI KEYRING" of the machine's apt entry for $RELEASE itself, from
+# one-line (sources.list, *.list) or deb822 (*.sources) files
+debian_mirror() {
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+        [ -f "$f" ] || continue
+        awk -v rel="$RELEASE" '
+            $1 == "deb" {
+                keyring = ""; i = 2
+                if ($2 ~ /^\[/) {
+                    for (; i <= NF; i++) {
+                        if ($i ~ /signed-by=/) {
+                            keyring = $i; sub(/.*signed-by=/, "", keyring)
+                            sub(/\]$/, "", keyring)
+                        }
+                        if ($i ~ /\]$/) break
+                    }
+                    i++
+                }
+                if ($(i + 1) == rel) { print $i, keyring; exit }
+            }' "$f"
+    done
+    for f in /etc/apt/sources.list.d/*.sources; do
+        [ -f "$f" ] && [ "$f" != "$SOURCES" ] || continue
+        awk -v rel="$RELEASE" '
+            function flush() {
+                if (types ~ /(^| )deb( |$)/ && (" " suites " ") ~ (" " rel " "))
+                    { print uri, keyring; found = 1; exit }
+                types = suites = uri = keyring = ""
+            }
+            /^[ \t]*$/ { flush(); next }
+            /^Types:/ { sub(/^Types:[ \t]*/, ""); types = $0 }
+            /^Suites:/ { sub(/^Suites:[ \t]*/, ""); suites = $0 }
+            /^URIs:/ { uri = $2 }
+            /^Signed-By:/ { keyring = $2 }
+            END { if (!found) flush() }' "$f"
+    done
+}
+
 if [ ! -f "$SOURCES" ]; then
-    say "adding apt sources: bookworm-backports, trixie (deb-src only)"
-    $SUDO sh -c "cat > $SOURCES" <<'SRC'
-# Added by perf-counter's scripts/lib/host-packages.sh.
+    set -- $(debian_mirror | head -n 1)
+    if [ -z "${1:-}" ]; then
+        say "no apt entry for Debian $RELEASE found in /etc/apt: add your"
+        say "Debian mirror there, then run this again"
+        exit 1
+    fi
+    mirror=$1 keyring=${2:-$KEYRING}
+    say "adding apt sources on your Debian mirror $mirror:"
+    say "  $RELEASE-backports (meson), trixie deb-src (QEMU's source)"
+    $SUDO sh -c "cat > $SOURCES" <<SRC
+# Added by perf-counter's scripts/lib/host-packages.sh, on the mirror of
+# this machine's own $RELEASE entry.
 Types: deb
-URIs: http://deb.debian.org/debian
-Suites: bookworm-backports
+URIs: $mirror
+Suites: $RELEASE-backports
 Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+Signed-By: $keyring
 
 Types: deb-src
-URIs: http://deb.debian.org/debian
+URIs: $mirror
 Suites: trixie
 Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+Signed-By: $keyring
 SRC
 fi
 
