@@ -5,7 +5,6 @@ Every figure is measured in this run, side by side; wall-clock times
 are medians of several runs.
 """
 
-import argparse
 import os
 import re
 import statistics
@@ -19,7 +18,7 @@ import boards
 import boot
 import firmware
 import qemu
-from common import Failure, main_guard, say
+from common import ArgumentParser, Failure, main_guard, say
 
 ORIGINAL_EMPTY_SECTION = 18     # the HAL manual's pc_overhead example
 ACCESS_ITERATIONS = 2_000_000   # tests/firmware/bench_access.c
@@ -62,7 +61,7 @@ def without_device(cmd):
 
 
 def main():
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="scripts/bench",
         description="Measure guest cost, host cost, determinism and setup "
         "time, and print them as a Markdown table (docs/performance.md "

@@ -19,11 +19,11 @@ import cache
 import elf
 from common import BUILD, REPO, Failure, run, say
 
-LIBRARY = "perfcounter"
 # Built exactly as a user's program: its flags are the ones users get
 TEMPLATE_TARGET = "checksum"
 # Where the library's headers are; other -I of the template are its own
-LIBRARY_INCLUDES = (REPO / "firmware" / "include", REPO / "firmware" / "boards")
+LIBRARY_INCLUDES = (REPO / "firmware" / "include",
+                    REPO / "firmware" / "boards")
 
 
 def build(board):

@@ -11,20 +11,22 @@ Four kinds, all on real parts:
 - fuzz: a bounded run of the device's libFuzzer target.
 """
 
-import argparse
 import importlib.util
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 import traceback
 
 import boards
+import cache
 import firmware
 import fuzz
 import qemu
-from common import BUILD, REPO, Failure, main_guard, run, say
+from common import (BUILD, REPO, ArgumentParser, Failure, main_guard, run,
+                    say)
 
 BOOT_TESTS = REPO / "tests" / "boot"
 FUZZ_SECONDS = 30
@@ -86,13 +88,20 @@ def run_tap(results, prefix, cmd, env=None, timeout=600):
 
 def host_tests(results):
     builddir = BUILD / "host"
+    cache.build(builddir, "host", lambda interrupted: _build_host(
+        builddir, interrupted), "the host unit tests")
+    run_tap(results, "host/report",
+            [str(builddir / "tests" / "host" / "test_report")])
+
+
+def _build_host(builddir, interrupted):
+    if interrupted and builddir.exists():
+        shutil.rmtree(builddir)
     if not (builddir / "build.ninja").exists():
         run(["meson", "setup", str(builddir)], cwd=REPO,
             log=BUILD / "host-setup.log")
     run(["meson", "compile", "-C", str(builddir)], cwd=REPO,
         log=BUILD / "host-compile.log")
-    run_tap(results, "host/report",
-            [str(builddir / "tests" / "host" / "test_report")])
 
 
 def qtests(results, built):
@@ -170,7 +179,7 @@ def boot_tests(results, ctx, board_names):
 
 
 def main():
-    p = argparse.ArgumentParser(
+    p = ArgumentParser(
         prog="scripts/test",
         description="Install what is missing, build QEMU with the device "
         "(cached), and run every test: host unit tests, the device's qtest, "

@@ -60,7 +60,8 @@ def test_eight_concurrent_runs_each_answer_for_their_own_program(ctx, board):
             (d / "main.c").write_text(PROGRAM)
             name = f"prog{n}"
             args = ["--board", BOARDS[n % len(BOARDS)],
-                    "-D", f'NAME="{name}"', "-D", f"ITERATIONS={100 * (n + 1)}",
+                    "-D", f'NAME="{name}"',
+                    "-D", f"ITERATIONS={100 * (n + 1)}",
                     "-D", f"EXIT_CODE={10 + n}", d / "main.c"]
             runs.append((name, n, args))
         began = time.monotonic()

@@ -9,7 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts" / "lib"))
+LIB = Path(__file__).resolve().parents[3] / "scripts" / "lib"
+sys.path.insert(0, str(LIB))
 import cache  # noqa: E402
 
 
