@@ -17,4 +17,8 @@ typedef uint32_t alt_u32;
 typedef int64_t alt_64;
 typedef uint64_t alt_u64;
 
+/* What the HAL's own headers use to inline their small functions */
+#define ALT_INLINE __inline__
+#define ALT_ALWAYS_INLINE __attribute__((always_inline))
+
 #endif

@@ -48,6 +48,15 @@ struct perfctr_info {
 /* Fill info from the core's extension block; -1 if it has none */
 int perfctr_probe(void *p, struct perfctr_info *info);
 
+/*
+ * Return if a core answers at p (its MAGIC register reads PERFCTR_MAGIC;
+ * a read that faults counts as no); otherwise print why to stderr and
+ * exit(1).  Checks each base once while it stays the last one checked.
+ * The HAL getters and the report call it, so a wrong base gives a clear
+ * message rather than a table of zeros.
+ */
+void perfctr_require_core(void *p);
+
 /* Counter n's time / retired instructions at the last PERFCTR_SNAPSHOT */
 alt_u64 perfctr_snapshot_time(void *p, int n);
 alt_u64 perfctr_snapshot_instructions(void *p, int n);

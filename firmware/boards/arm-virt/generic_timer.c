@@ -1,14 +1,16 @@
 /*
- * arm-virt board support: the Arm generic timer's virtual count as the
- * board timer.
+ * arm-virt board support: the Arm generic timer's virtual count
+ * (CNTVCT, 64 bits, counting virtual time from reset) as the board
+ * timer, the board clock and the source of the system tick.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "board.h"
+#include "system.h"
 
 static alt_u64 timer_start;
 
-static alt_u64 read_cntvct(void)
+alt_u64 board_clock_read(void)
 {
     alt_u32 lo, hi;
 
@@ -19,10 +21,16 @@ static alt_u64 read_cntvct(void)
 
 void board_timer_start(void)
 {
-    timer_start = read_cntvct();
+    timer_start = board_clock_read();
 }
 
 alt_u32 board_timer_read(void)
 {
-    return (alt_u32)(read_cntvct() - timer_start);
+    return (alt_u32)(board_clock_read() - timer_start);
+}
+
+alt_u32 board_nticks(void)
+{
+    return (alt_u32)(board_clock_read() /
+                     (BOARD_TIMER_HZ / BOARD_TICKS_PER_SECOND));
 }

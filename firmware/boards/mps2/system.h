@@ -21,6 +21,17 @@
 #define PERFORMANCE_COUNTER_SPAN 4096
 #define PERFORMANCE_COUNTER_HOW_MANY_SECTIONS 7
 
+/*
+ * The names a BSP generator gives an instance called
+ * "performance_counter_0", which many programs use, for the first core.
+ * Keep them aliases, never numbers: scripts/lib/boards.py attaches a
+ * core for every numeric PERFORMANCE_COUNTER*_BASE in this file.
+ */
+#define PERFORMANCE_COUNTER_0_BASE PERFORMANCE_COUNTER_BASE
+#define PERFORMANCE_COUNTER_0_SPAN PERFORMANCE_COUNTER_SPAN
+#define PERFORMANCE_COUNTER_0_HOW_MANY_SECTIONS \
+    PERFORMANCE_COUNTER_HOW_MANY_SECTIONS
+
 /* A second core, "performance_counter_1", on the same clock */
 #define PERFORMANCE_COUNTER_1_BASE 0x40031000
 #define PERFORMANCE_COUNTER_1_SPAN 4096
@@ -28,5 +39,14 @@
 
 /* CMSDK APB timer 0, on the board's 25 MHz SYSCLK */
 #define BOARD_TIMER_HZ 25000000
+
+/*
+ * The Nios II HAL layer's time (see docs/porting-from-nios2.md): the
+ * board clock (alt_timestamp(), usleep()) is CMSDK APB timer 1, 32 bits
+ * at BOARD_TIMER_HZ; the system tick (alt_nticks()) is the FPGA I/O
+ * block's 100 Hz counter.
+ */
+#define BOARD_CLOCK_BITS 32
+#define BOARD_TICKS_PER_SECOND 100
 
 #endif

@@ -1,13 +1,16 @@
 /*
- * riscv32-virt board support: the ACLINT machine timer (mtime) as the
- * board timer.
+ * riscv32-virt board support: the ACLINT machine timer (mtime, 64 bits,
+ * counting virtual time from reset) as the board timer, the board clock
+ * and the source of the system tick.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "board.h"
 #include "io.h"
+#include "system.h"
 
 #define MTIME_LO 0x0200bff8
+#define MTIME_HI 0x0200bffc
 
 static alt_u32 timer_start;
 
@@ -19,4 +22,22 @@ void board_timer_start(void)
 alt_u32 board_timer_read(void)
 {
     return IORD_32DIRECT(MTIME_LO, 0) - timer_start;
+}
+
+alt_u64 board_clock_read(void)
+{
+    alt_u32 hi, lo;
+
+    /* Read hi again until it did not change across the lo read */
+    do {
+        hi = IORD_32DIRECT(MTIME_HI, 0);
+        lo = IORD_32DIRECT(MTIME_LO, 0);
+    } while (IORD_32DIRECT(MTIME_HI, 0) != hi);
+    return (alt_u64)hi << 32 | lo;
+}
+
+alt_u32 board_nticks(void)
+{
+    return (alt_u32)(board_clock_read() /
+                     (BOARD_TIMER_HZ / BOARD_TICKS_PER_SECOND));
 }

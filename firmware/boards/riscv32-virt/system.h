@@ -26,6 +26,17 @@
 #define PERFORMANCE_COUNTER_SPAN 4096
 #define PERFORMANCE_COUNTER_HOW_MANY_SECTIONS 7
 
+/*
+ * The names a BSP generator gives an instance called
+ * "performance_counter_0", which many programs use, for the first core.
+ * Keep them aliases, never numbers: scripts/lib/boards.py attaches a
+ * core for every numeric PERFORMANCE_COUNTER*_BASE in this file.
+ */
+#define PERFORMANCE_COUNTER_0_BASE PERFORMANCE_COUNTER_BASE
+#define PERFORMANCE_COUNTER_0_SPAN PERFORMANCE_COUNTER_SPAN
+#define PERFORMANCE_COUNTER_0_HOW_MANY_SECTIONS \
+    PERFORMANCE_COUNTER_HOW_MANY_SECTIONS
+
 /* A second core, "performance_counter_1", on the same clock */
 #define PERFORMANCE_COUNTER_1_BASE 0x04001000
 #define PERFORMANCE_COUNTER_1_SPAN 4096
@@ -33,5 +44,13 @@
 
 /* The ACLINT machine timer (mtime), 10 MHz on this board */
 #define BOARD_TIMER_HZ 10000000
+
+/*
+ * The Nios II HAL layer's time (see docs/porting-from-nios2.md): the
+ * board clock (alt_timestamp(), usleep()) is the same 64-bit mtime; the
+ * system tick (alt_nticks()) is derived from it.
+ */
+#define BOARD_CLOCK_BITS 64
+#define BOARD_TICKS_PER_SECOND 100
 
 #endif
