@@ -212,3 +212,45 @@ alt_u64 f(void *p)
 }
 """)
     assert proc.returncode == 0, proc.stderr
+
+
+LAB = REPO / "tests" / "programs" / "lab_custom_instance.c"
+
+
+def profile_lab(board, *args):
+    return subprocess.run(
+        [str(REPO / "scripts" / "profile"), "--board", board.name,
+         "--cflags=-Werror", *args, str(LAB)], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=120)
+
+
+def test_own_instance_name_mapped_with_minus_d(ctx, board):
+    """A lab program unchanged: only -D maps its instance name."""
+    proc = profile_lab(board, "-D", "P_COUNTER_BASE=PERFORMANCE_COUNTER_BASE")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    m = re.search(r"^dot=(\d+) timestamp_ticks=(\d+) freq=(\d+) "
+                  r"nticks=(\d+)$", proc.stdout, re.M)
+    assert m, proc.stdout
+    dot = sum(i * (256 - i) for i in range(256))
+    assert int(m.group(1)) == dot, proc.stdout
+    # usleep(20 ms) is two ticks of the 100 Hz system clock, or three
+    assert int(m.group(4)) in (2, 3), proc.stdout
+    rows = re.findall(r"^\|(dot product|usleep 20 ms) *\|[^|]*\|[^|]*\| *"
+                      r"(\d+)\| *(\d+)\|$", proc.stdout, re.M)
+    assert [(n, int(o)) for n, _, o in rows] == [
+        ("dot product", 1), ("usleep 20 ms", 1)], proc.stdout
+    clocks = {n: int(c) for n, c, _ in rows}
+    # 20 ms of virtual time at the counter's clock, and not much more
+    freq = board.freq
+    assert 0.020 * freq <= clocks["usleep 20 ms"] <= 0.021 * freq, clocks
+    # The same code measured by the timestamp timer, within one tick
+    # of it plus the cost of the alt_timestamp() call
+    timestamp_s = int(m.group(2)) / int(m.group(3))
+    assert abs(clocks["dot product"] / freq - timestamp_s) < \
+        2 / int(m.group(3)) + 100 / freq, (clocks, m.groups())
+
+
+def test_own_instance_name_unmapped_names_it(ctx, board):
+    proc = profile_lab(board)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "'P_COUNTER_BASE' undeclared" in proc.stderr, proc.stderr
