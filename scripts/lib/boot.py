@@ -130,6 +130,6 @@ def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
                   output.fault or errors.fault)
 
 
-def timeout_message(image, timeout):
-    return (f"timeout: the guest ({image}) did not finish within {timeout} s "
+def timeout_message(guest, timeout):
+    return (f"timeout: the guest ({guest}) did not finish within {timeout} s "
             f"and was stopped; if it is just slow, raise --timeout")

@@ -215,7 +215,8 @@ def main():
                            icount=not args.no_icount, extra=extra,
                            verbose=args.verbose, symbols=symbols)
     if result.timed_out:
-        say(boot.timeout_message(image, args.timeout))
+        guest = " ".join(args.files) or f"the {args.example} example"
+        say(boot.timeout_message(guest, args.timeout))
     return result.exit_code
 
 
