@@ -43,13 +43,14 @@ int board_probe_read(alt_u32 addr, alt_u32 *value);
 
 /*
  * From now on, make a load or store where nothing answers stop the
- * program with a message naming the address (perfctr_fault_report()),
+ * program with a message naming the address and the pc
+ * (perfctr_fault_report()),
  * where the C library's own fault handling would not say it.
  */
 void board_fault_report_install(void);
 
 /* Called by the board's fault handling; print why, exit(1) */
-void perfctr_fault_report(alt_u32 address);
+void perfctr_fault_report(alt_u32 address, alt_u32 pc);
 void perfctr_trap_report(alt_u32 cause, alt_u32 pc, alt_u32 value);
 
 #endif

@@ -30,23 +30,25 @@ __attribute__((constructor)) static void install_fault_report(void)
     board_fault_report_install();
 }
 
-void perfctr_fault_report(alt_u32 address)
+void perfctr_fault_report(alt_u32 address, alt_u32 pc)
 {
     fflush(stdout);
-    fprintf(stderr, "perf-counter: the program's access to 0x%08lx "
-            "faulted: nothing answers there.  If it is a performance "
-            "counter base, check the base the program passes "
+    fprintf(stderr, "perf-counter: the program's access to 0x%08lx at pc "
+            "0x%08lx faulted: nothing answers there.  If it is a "
+            "performance counter base, check the base the program passes "
             "(PERFORMANCE_COUNTER_BASE in system.h)\n",
-            (unsigned long)address);
+            (unsigned long)address, (unsigned long)pc);
     exit(EXIT_FAILURE);
 }
 
+/* Any other trap: reported as picolibc's handler would (the scripts
+ * read that form into a one-line reason) */
 void perfctr_trap_report(alt_u32 cause, alt_u32 pc, alt_u32 value)
 {
+    printf("RISCV fault\n\tmepc:     0x%08lx\n\tmcause:   0x%08lx\n"
+           "\tmtval:    0x%08lx\n", (unsigned long)pc,
+           (unsigned long)cause, (unsigned long)value);
     fflush(stdout);
-    fprintf(stderr, "perf-counter: the program stopped on trap %lu at "
-            "pc 0x%08lx (trap value 0x%08lx)\n", (unsigned long)cause,
-            (unsigned long)pc, (unsigned long)value);
     exit(EXIT_FAILURE);
 }
 

@@ -77,7 +77,8 @@ class Relay:
                 self._emit(line)
         if self.report:
             self.fault = faults.reason(self.report, self.image)
-            say(self.fault)
+            if not self.capture:
+                say(self.fault)
             for line in self.report:
                 self._emit(line)
 

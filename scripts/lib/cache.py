@@ -46,6 +46,7 @@ def locked(path, what):
     with open(lock_path, "a+") as lock:
         if not _try_lock(lock):
             lock.seek(0)
+            # Empty if the holder has not written its pid yet
             holder = lock.read().strip() or "another run"
             say(f"waiting: {holder} is building {what} (lock {lock_path})")
             start = time.monotonic()

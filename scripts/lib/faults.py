@@ -6,14 +6,18 @@ The reports are what picolibc's crt0 prints on the guest's stdout on
 Cortex-M ("ARM fault: KIND" then registers) and RISC-V ("RISCV fault"
 then registers with mepc, mcause, mtval), what
 firmware/boards/arm-virt/fault.c prints on Cortex-A in the Cortex-M
-form, and QEMU's own "qemu: fatal: WHY" and register dump on its
-stderr when a fault cannot be taken at all (a Cortex-M lockup).
+form, the library's own line on the virt boards in programs that check
+their counter's base (firmware/src/perfctr_require_core.c), and QEMU's
+own "qemu: fatal: WHY" and register dump on its stderr when a fault
+cannot be taken at all (a Cortex-M lockup).
 """
 
 import re
 
 HEADER = re.compile(r"^(ARM|RISCV) fault(?::\s*(.*?))?\s*$"
-                    r"|^(qemu)[\w-]*: fatal: (.*?)\s*$")
+                    r"|^(qemu)[\w-]*: fatal: (.*?)\s*$"
+                    r"|^perf-counter: the program's (access) to "
+                    r"0x([0-9a-f]+) at pc 0x([0-9a-f]+) faulted")
 REGISTER = re.compile(r"^\s*(?:x\d+\s+)?([\w/]+):?\s+0x([0-9a-fA-F]+)\s*$")
 # QEMU's dump: "R15=0000001c" on Arm, " pc       80000000" on RISC-V
 QEMU_PC = re.compile(r"\bR15=([0-9a-f]{8})|^\s*pc\s+([0-9a-f]+)\s*$")
@@ -50,7 +54,10 @@ def reason(lines, image=None):
     m = HEADER.match(lines[0])
     regs = _registers(lines[1:])
     address = None
-    if m.group(3):
+    if m.group(5):
+        kind = "access where nothing answers"
+        address, pc = int(m.group(6), 16), int(m.group(7), 16)
+    elif m.group(3):
         kind = m.group(4)
         pcs = [p for line in lines[1:] for p in QEMU_PC.findall(line)]
         pc = int("".join(pcs[0]), 16) if pcs else None

@@ -11,11 +11,15 @@ PER_BOARD = True
 PROFILE = REPO / "scripts" / "profile"
 
 
-def test_a_fault_gives_its_reason_before_the_dump(ctx, board):
-    image = ctx.firmware(board, "tests/firmware/fault.elf")
-    proc = subprocess.run([str(PROFILE), "--board", board.name, str(image)],
+def profile_fault(ctx, board, image):
+    image = ctx.firmware(board, f"tests/firmware/{image}")
+    return subprocess.run([str(PROFILE), "--board", board.name, str(image)],
                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                           stderr=subprocess.STDOUT, text=True, timeout=120)
+
+
+def test_a_fault_gives_its_reason_before_the_dump(ctx, board):
+    proc = profile_fault(ctx, board, "fault.elf")
     lines = proc.stdout.splitlines()
     assert proc.returncode not in (0, 124), proc.stdout
     assert "still running" not in proc.stdout, proc.stdout
@@ -37,3 +41,13 @@ def test_a_fault_names_the_address(ctx, board):
         assert "guest fault: hardfault" in proc.stderr, proc.stderr
     else:
         assert "address 0xf0000000" in proc.stderr, proc.stderr
+
+
+def test_a_fault_after_a_getter_gives_its_reason(ctx, board):
+    """The getters install the library's wrong-base report on the virt
+    boards: a fault elsewhere is still named, pc and function."""
+    proc = profile_fault(ctx, board, "fault_getter.elf")
+    assert proc.returncode not in (0, 124), proc.stdout
+    assert "starts 0\n" in proc.stdout, proc.stdout
+    assert re.search(r"guest fault: .+ at pc 0x[0-9a-f]{8} in "
+                     r"store_to_nowhere", proc.stdout), proc.stdout

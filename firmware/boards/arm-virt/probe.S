@@ -83,6 +83,7 @@ report_vectors:
 
 report_data_abort:
     mrc p15, 0, r0, c6, c0, 0     @ DFAR: the address that faulted
+    sub r3, lr, #8                @ the instruction that faulted
     mrs r1, spsr                  @ back to the program's mode and stack,
     and r1, r1, #0x1f             @ IRQs and FIQs masked: it never resumes
     orr r1, r1, #0xc0
@@ -90,6 +91,7 @@ report_data_abort:
     mov r2, sp
     bic r2, r2, #7
     mov sp, r2
+    mov r1, r3
     bl perfctr_fault_report
     b .
     .ltorg

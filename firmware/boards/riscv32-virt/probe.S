@@ -36,7 +36,7 @@ probe_trap:
 
 /*
  * void board_fault_report_install(void): from now on a trap stops the
- * program with a message: perfctr_fault_report(address) for a load or
+ * program with a message: perfctr_fault_report(address, pc) for a load or
  * store access fault (where nothing answers, such as PERF_RESET on a
  * wrong base), perfctr_trap_report(mcause, mepc, mtval) for any other
  * trap (the program never takes one on purpose: interrupts stay masked).
@@ -61,6 +61,6 @@ report_trap:
     beq a0, t0, 1f
     call perfctr_trap_report
     j .
-1:  mv a0, a2
+1:  mv a0, a2                     # the address; a1: mepc, the pc
     call perfctr_fault_report
     j .
