@@ -40,6 +40,11 @@ class Image:
     functions: list = field(default_factory=list)   # sorted (addr, size, name)
     symbols: dict = field(default_factory=dict)     # name: value
 
+    def function_name(self, addr):
+        """The name of the function containing addr, or addr in hex."""
+        found = self.function_at(addr)
+        return found.split("+")[0] if found else f"{addr:#x}"
+
     def function_at(self, addr):
         """The function containing addr, as 'name+0xoff', or None."""
         starts = [f[0] for f in self.functions]

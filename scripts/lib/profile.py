@@ -12,6 +12,7 @@ from pathlib import Path
 import boards
 import boot
 import firmware
+import hotspots
 import preflight
 import qemu
 from common import BUILD, ArgumentParser, main_guard, say
@@ -133,6 +134,28 @@ def parse_args(argv):
                      metavar="ARG",
                      help="pass ARG to QEMU (repeatable), e.g. "
                      "--qemu-arg=-d --qemu-arg=guest_errors")
+    hot = p.add_argument_group(
+        "finding hot spots", "with no code in the guest and no change to "
+        "what it measures; gprof reads the gmon.out with the image")
+    hot.add_argument("--sample", nargs="?", type=hotspots.period,
+                     const=hotspots.DEFAULT_PERIOD, metavar="PERIOD",
+                     help="record the pc every PERIOD counter clocks "
+                     f"(default {hotspots.DEFAULT_PERIOD}), or at every "
+                     "instruction with --sample=exact; write gmon.out "
+                     "and print gprof's flat profile after the guest's "
+                     "output")
+    hot.add_argument("--gmon", type=Path, metavar="FILE",
+                     help="write gmon.out to FILE (default: beside the "
+                     "image; for sources, the image is kept in the current "
+                     "directory unless -o says where)")
+    hot.add_argument("--gprof-unit", choices=["seconds", "clocks"],
+                     default="seconds",
+                     help="what gprof's times are in: the counter's "
+                     "seconds (default), or counter clocks, exact to the "
+                     "clock")
+    hot.add_argument("--stacks", type=Path, metavar="FILE",
+                     help="also write the call stacks, collapsed (the "
+                     "input of flamegraph.pl and speedscope)")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="show the QEMU command line")
     args = p.parse_args(argv)
@@ -155,6 +178,8 @@ def check_files(parser, args):
         parser.error("give C or assembly sources "
                      f"({', '.join(sorted(SOURCE_SUFFIXES))}), or one "
                      f"ELF image")
+    if (args.gmon or args.stacks) and args.sample is None:
+        parser.error("--gmon and --stacks go with --sample")
     building = args.defines or args.includes or args.cflags or \
         args.ldflags or args.stack_size is not None or args.heap_size \
         or args.output
@@ -192,8 +217,12 @@ def choose_image(args, board, workdir):
     if files[0].suffix not in SOURCE_SUFFIXES:
         return files[0]
     image = firmware.build_app(board, files, app_options(args), workdir)
-    if args.output:
-        shutil.copyfile(image, args.output)
+    keep = args.output
+    if keep is None and args.sample is not None:
+        keep = Path(files[0].stem + ".elf")     # gprof needs it
+    if keep:
+        shutil.copyfile(image, keep)
+        return keep
     return image
 
 
@@ -211,9 +240,19 @@ def main():
         symbols = None if args.no_image_check else \
             preflight.check(board, image)
         extra = args.qemu_arg + boot.counter_args(board, args.add_counter)
+        profiler = None
+        if args.sample is not None:
+            profiler = hotspots.Profiler(built, board, args.sample,
+                                         Path(workdir))
+            extra += profiler.qemu_args
         result = boot.boot(built, board, image, timeout=args.timeout,
                            icount=not args.no_icount, extra=extra,
                            verbose=args.verbose, symbols=symbols)
+        if profiler and not result.timed_out:
+            _, flat = profiler.finish(
+                image, args.gmon or image.parent / "gmon.out", args.stacks,
+                args.gprof_unit)
+            sys.stdout.write(flat)
     if result.timed_out:
         guest = " ".join(args.files) or f"the {args.example} example"
         say(boot.timeout_message(guest, args.timeout))

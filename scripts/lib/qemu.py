@@ -32,7 +32,12 @@ MINIMAL = [
     "--disable-docs", "--disable-werror", "--disable-install-blobs",
     "--python=/usr/bin/python3", "--enable-fdt=system",
 ]
-CONFIGURE = ["--target-list=" + ",".join(TARGETS)] + MINIMAL
+# The profiler and event counters are a TCG plugin (qemu-device/contrib/)
+CONFIGURE = ["--target-list=" + ",".join(TARGETS), "--enable-plugins"] \
+    + MINIMAL
+PLUGIN = "contrib/plugins/perfctr/libperfctr.so"
+# QEMU's own, for comparison in scripts/bench
+HOTBLOCKS = "contrib/plugins/libhotblocks.so"
 # The fuzzing build: Arm only, clang with libFuzzer, ASan and UBSan
 FUZZ_CONFIGURE = ["--cc=clang", "--cxx=clang++", "--enable-fuzzing",
                   "--enable-asan", "--enable-ubsan",
@@ -50,6 +55,10 @@ class Qemu:
 
     def binary(self, arch):
         return self.build / f"qemu-system-{arch}"
+
+    @property
+    def plugin(self):
+        return self.build / PLUGIN
 
     @property
     def fuzzer(self):
@@ -234,7 +243,7 @@ def _build(qemu, pristine, version):
             "building QEMU incrementally")
     lay_device_into(qemu.src, pristine)
     _configure(qemu.src, qemu.build, root, CONFIGURE)
-    _compile(qemu, BINARIES, "compiling")
+    _compile(qemu, BINARIES + [PLUGIN, HOTBLOCKS], "compiling")
     if from_scratch:
         qemu.record_build_time(time.monotonic() - start)
     say(f"QEMU ready ({time.monotonic() - start:.0f} s)")

@@ -1,0 +1,124 @@
+/*
+ * perfctr: the perf-counter project's instrumentation plugin
+ *
+ * One plugin observes executed guest code for every host-side feature:
+ * it decodes each translated instruction once (isa.c) and instruments
+ * it for the profiler (profile.c).  Arguments:
+ *
+ *   out=FILE         where to write the results when QEMU exits
+ *   profile=exact    count every executed instruction by pc
+ *   profile=N        sample the pc every N executed instructions
+ *   stacks=on|off    follow calls and returns (default on)
+ *   isa=thumb|a32    the Arm instruction set the guest runs (default thumb)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <errno.h>
+#include <glib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <qemu-plugin.h>
+
+#include "profile.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+static char *out_path;
+
+static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+    profile_instrument(tb);
+}
+
+static void finished(qemu_plugin_id_t id, void *udata)
+{
+    FILE *out = fopen(out_path, "w");
+
+    if (!out) {
+        g_autofree char *msg = g_strdup_printf(
+            "perfctr: cannot write %s: %s\n", out_path, strerror(errno));
+        qemu_plugin_outs(msg);
+        return;
+    }
+    profile_write(out);
+    fclose(out);
+}
+
+static bool refuse(const char *arg, const char *why)
+{
+    g_autofree char *msg = g_strdup_printf("perfctr: bad argument '%s': %s\n",
+                                           arg, why);
+    qemu_plugin_outs(msg);
+    return false;
+}
+
+static bool parse(const char *arg, ProfileConfig *config)
+{
+    g_auto(GStrv) kv = g_strsplit(arg, "=", 2);
+    const char *key = kv[0], *value = kv[1];
+
+    if (!value) {
+        return refuse(arg, "expected KEY=VALUE");
+    }
+    if (g_str_equal(key, "out")) {
+        g_free(out_path);
+        out_path = g_strdup(value);
+    } else if (g_str_equal(key, "profile")) {
+        char *end;
+
+        if (g_str_equal(value, "exact")) {
+            config->period = 0;
+            return true;
+        }
+        config->period = g_ascii_strtoull(value, &end, 10);
+        if (*end || !config->period) {
+            return refuse(arg, "give exact or a period of 1 or more");
+        }
+    } else if (g_str_equal(key, "stacks")) {
+        if (!qemu_plugin_bool_parse(key, value, &config->stacks)) {
+            return refuse(arg, "give on or off");
+        }
+    } else if (g_str_equal(key, "isa")) {
+        if (g_str_equal(value, "thumb")) {
+            config->isa = ISA_THUMB;
+        } else if (g_str_equal(value, "a32")) {
+            config->isa = ISA_A32;
+        } else {
+            return refuse(arg, "give thumb or a32");
+        }
+    } else {
+        return refuse(arg, "known keys are out, profile, stacks and isa");
+    }
+    return true;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+                                           const qemu_info_t *info,
+                                           int argc, char **argv)
+{
+    ProfileConfig config = { .isa = ISA_THUMB, .period = 0, .stacks = true };
+    int i;
+
+    if (g_str_has_prefix(info->target_name, "riscv")) {
+        config.isa = ISA_RISCV;
+    } else if (!g_str_equal(info->target_name, "arm")) {
+        qemu_plugin_outs("perfctr: this plugin knows arm and riscv only\n");
+        return -1;
+    }
+    for (i = 0; i < argc; i++) {
+        if (!parse(argv[i], &config)) {
+            return -1;
+        }
+    }
+    if (!out_path) {
+        qemu_plugin_outs("perfctr: give out=FILE\n");
+        return -1;
+    }
+    config.threads = info->system_emulation && info->system.smp_vcpus > 1;
+    profile_init(&config);
+    qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
+    qemu_plugin_register_atexit_cb(id, finished, NULL);
+    return 0;
+}

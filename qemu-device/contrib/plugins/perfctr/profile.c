@@ -1,0 +1,447 @@
+/*
+ * perfctr plugin: where the time goes (PC histogram, call stacks, arcs)
+ *
+ * Every executed instruction adds one to its vCPU's tick count, inline
+ * in the translated code.  In exact mode each instruction also counts
+ * its own executions; in sampling mode, the instruction at which the
+ * ticks reach the period is the sample (a conditional callback), so
+ * samples fall on exact instruction boundaries and do not depend on the
+ * host.  Neither changes what the guest sees: -icount is not touched.
+ *
+ * Call stacks follow the flow of control between blocks: at the entry
+ * of each block, the last instruction executed before it (a call, a
+ * return, a branch, or none: an exception was taken) says what
+ * happened.  The stack is a tree of call sites; the instructions run
+ * since the previous block entry are charged to the node that was
+ * current, and each call adds to the arc (call site, callee).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <glib.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "profile.h"
+
+#define MAX_DEPTH 1024
+
+/* A translated block, as the profiler needs it */
+typedef struct Block {
+    uint64_t pc;
+    size_t n;
+    uint64_t *insn_pc;
+    uint8_t *insn_len;
+    InsnClass last;                 /* of the last instruction */
+    struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */
+    /* Where the block's instructions were charged last (a cache) */
+    uint64_t charged_node;
+    uint64_t *charged;
+} Block;
+
+typedef struct Frame {
+    uint64_t ret;           /* where it returns to; 0 if not known */
+    uint64_t caller_node;
+    bool exception;
+} Frame;
+
+typedef struct Vcpu {
+    const Block *block;     /* the block entered last */
+    uint64_t block_ticks;   /* ticks when it was entered */
+    uint64_t node;          /* the current call-stack node */
+    uint64_t samples;
+    unsigned depth;
+    unsigned depth_lost;    /* calls deeper than MAX_DEPTH */
+    Frame stack[MAX_DEPTH];
+} Vcpu;
+
+typedef struct NodeInfo {
+    uint64_t parent;
+    uint64_t call_site;
+} NodeInfo;
+
+static ProfileConfig config;
+static struct qemu_plugin_scoreboard *tick_board;
+static qemu_plugin_u64 ticks;
+static GMutex lock;
+static GPtrArray *vcpus;
+static GPtrArray *blocks;
+static GHashTable *histogram;   /* sampling: pc -> samples */
+static GHashTable *charges;     /* (node, pc) -> instructions or samples */
+static GHashTable *arcs;        /* (call site, callee) -> calls */
+static GHashTable *children;    /* (parent node, call site) -> node */
+static GArray *nodes;           /* NodeInfo by node; 0 is the root */
+static uint64_t depth_lost_total;
+
+typedef struct Pair {
+    uint64_t a, b;
+} Pair;
+
+static guint pair_hash(gconstpointer p)
+{
+    const Pair *pair = p;
+
+    return g_int64_hash(&pair->a) * 31 + g_int64_hash(&pair->b);
+}
+
+static gboolean pair_equal(gconstpointer x, gconstpointer y)
+{
+    return memcmp(x, y, sizeof(Pair)) == 0;
+}
+
+static GHashTable *pair_table(void)
+{
+    return g_hash_table_new_full(pair_hash, pair_equal, g_free, g_free);
+}
+
+/* The counter of key in table, created at 0 */
+static uint64_t *pair_counter(GHashTable *table, uint64_t a, uint64_t b)
+{
+    Pair key = { a, b };
+    uint64_t *count = g_hash_table_lookup(table, &key);
+
+    if (!count) {
+        count = g_new0(uint64_t, 1);
+        g_hash_table_insert(table, g_memdup2(&key, sizeof(key)), count);
+    }
+    return count;
+}
+
+static void enter(void)
+{
+    if (config.threads) {
+        g_mutex_lock(&lock);
+    }
+}
+
+static void leave(void)
+{
+    if (config.threads) {
+        g_mutex_unlock(&lock);
+    }
+}
+
+static Vcpu *vcpu_state(unsigned index)
+{
+    while (vcpus->len <= index) {
+        g_ptr_array_add(vcpus, g_new0(Vcpu, 1));
+    }
+    return g_ptr_array_index(vcpus, index);
+}
+
+/* Instructions executed on the vCPU so far */
+static uint64_t executed_total(Vcpu *v, unsigned index)
+{
+    return v->samples * config.period + qemu_plugin_u64_get(ticks, index);
+}
+
+static void charge(uint64_t node, uint64_t pc, uint64_t amount)
+{
+    *pair_counter(charges, node, pc) += amount;
+}
+
+/* Charge a block's instructions to the current node, cached per block */
+static void charge_block(Block *block, uint64_t node, uint64_t amount)
+{
+    if (!block->charged || block->charged_node != node) {
+        block->charged = pair_counter(charges, node, block->pc);
+        block->charged_node = node;
+    }
+    *block->charged += amount;
+}
+
+static uint64_t child_node(uint64_t parent, uint64_t call_site)
+{
+    uint64_t *node = pair_counter(children, parent, call_site);
+
+    if (!*node) {
+        NodeInfo info = { parent, call_site };
+
+        g_array_append_val(nodes, info);
+        *node = nodes->len - 1;
+    }
+    return *node;
+}
+
+static void push(Vcpu *v, uint64_t call_site, uint64_t ret, bool exception)
+{
+    if (v->depth == MAX_DEPTH) {
+        v->depth_lost++;
+        depth_lost_total++;
+        return;
+    }
+    v->stack[v->depth++] = (Frame) { ret, v->node, exception };
+    v->node = child_node(v->node, call_site);
+}
+
+/* Unwind to the frame that returns to pc; false if there is none */
+static bool pop_to(Vcpu *v, uint64_t pc)
+{
+    unsigned i;
+
+    if (v->depth_lost) {
+        v->depth_lost--;
+        return true;
+    }
+    for (i = v->depth; i-- > 0;) {
+        if (v->stack[i].ret == pc) {
+            v->node = v->stack[i].caller_node;
+            v->depth = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * What happened between the last instruction the vCPU executed in
+ * block (executed instructions of it) and the entry of the block at next.
+ */
+static void follow(Vcpu *v, const Block *block, uint64_t executed,
+                   uint64_t next)
+{
+    InsnClass last = { INSN_OTHER, false, 0 };
+    uint64_t site = block->pc, fall = block->pc;
+
+    if (executed) {
+        size_t i = MIN(executed, block->n) - 1;
+
+        site = block->insn_pc[i];
+        fall = site + block->insn_len[i];
+        if (executed >= block->n) {
+            last = block->last;
+        }
+    }
+    switch (last.kind) {
+    case INSN_CALL:
+        if (next == fall) {
+            return;                     /* a conditional call not taken */
+        }
+        if (!last.direct || next == last.target) {
+            (*pair_counter(arcs, site, next))++;
+            push(v, site, fall, false);
+            return;
+        }
+        break;
+    case INSN_RETURN:
+    case INSN_EXCEPTION_RETURN:
+        if (pop_to(v, next) || next == fall) {
+            return;
+        }
+        if (v->depth && v->stack[v->depth - 1].exception) {
+            /* from a handler entered where the next pc was not known */
+            v->depth--;
+            v->node = v->stack[v->depth].caller_node;
+        }
+        return;                         /* to a caller we did not see */
+    case INSN_BRANCH:
+        if (!last.direct || next == last.target || next == fall) {
+            return;
+        }
+        break;
+    case INSN_OTHER:
+    case INSN_TRAP:
+        if (next == fall) {
+            return;
+        }
+        break;
+    }
+    /* Anywhere else: an exception or an interrupt was taken */
+    push(v, site, last.kind == INSN_OTHER || last.kind == INSN_TRAP ?
+         fall : 0, true);
+}
+
+static void block_entered(unsigned index, void *udata)
+{
+    Block *next = udata;
+    Vcpu *v;
+    uint64_t now;
+
+    enter();
+    v = vcpu_state(index);
+    now = executed_total(v, index);
+    if (v->block) {
+        uint64_t executed = now - v->block_ticks;
+
+        if (executed && !config.period) {
+            charge_block((Block *)v->block, v->node, executed);
+        }
+        follow(v, v->block, executed, next->pc);
+    }
+    v->block = next;
+    v->block_ticks = now;
+    leave();
+}
+
+static void sample(unsigned index, void *udata)
+{
+    uint64_t pc = (uintptr_t)udata;
+    Vcpu *v;
+
+    enter();
+    v = vcpu_state(index);
+    qemu_plugin_u64_set(ticks, index,
+                        qemu_plugin_u64_get(ticks, index) - config.period);
+    v->samples++;
+    (*pair_counter(histogram, pc, 0))++;
+    if (config.stacks) {
+        charge(v->node, pc, 1);
+    }
+    leave();
+}
+
+void profile_init(const ProfileConfig *cfg)
+{
+    config = *cfg;
+    g_mutex_init(&lock);
+    tick_board = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+    ticks = qemu_plugin_scoreboard_u64(tick_board);
+    vcpus = g_ptr_array_new();
+    blocks = g_ptr_array_new();
+    histogram = pair_table();
+    charges = pair_table();
+    arcs = pair_table();
+    children = pair_table();
+    nodes = g_array_new(false, true, sizeof(NodeInfo));
+    g_array_set_size(nodes, 1);
+}
+
+void profile_instrument(struct qemu_plugin_tb *tb)
+{
+    Block *block = g_new0(Block, 1);
+    size_t i;
+
+    block->pc = qemu_plugin_tb_vaddr(tb);
+    block->n = qemu_plugin_tb_n_insns(tb);
+    block->insn_pc = g_new(uint64_t, block->n);
+    block->insn_len = g_new(uint8_t, block->n);
+    if (!config.period) {
+        block->counts = qemu_plugin_scoreboard_new(block->n *
+                                                   sizeof(uint64_t));
+    }
+    for (i = 0; i < block->n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        uint64_t pc = qemu_plugin_insn_vaddr(insn);
+        size_t len = qemu_plugin_insn_size(insn);
+
+        block->insn_pc[i] = pc;
+        block->insn_len[i] = len;
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            insn, QEMU_PLUGIN_INLINE_ADD_U64, ticks, 1);
+        if (config.period) {
+            qemu_plugin_register_vcpu_insn_exec_cond_cb(
+                insn, sample, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
+                ticks, config.period, (void *)(uintptr_t)pc);
+        } else {
+            qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
+
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                insn, QEMU_PLUGIN_INLINE_ADD_U64, count, 1);
+        }
+        if (i == block->n - 1) {
+            uint8_t bytes[4];
+            size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+
+            isa_classify(config.isa, bytes, got, pc, &block->last);
+        }
+    }
+    if (config.stacks) {
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
+                                             QEMU_PLUGIN_CB_NO_REGS, block);
+    }
+    enter();
+    g_ptr_array_add(blocks, block);
+    leave();
+}
+
+static gint by_pair(gconstpointer x, gconstpointer y)
+{
+    const Pair *a = x, *b = y;
+
+    if (a->a != b->a) {
+        return a->a < b->a ? -1 : 1;
+    }
+    return a->b < b->b ? -1 : a->b > b->b;
+}
+
+/* Write "tag a [b] count" for every entry of table, sorted */
+static void write_pairs(FILE *out, const char *tag, GHashTable *table,
+                        bool with_b)
+{
+    GList *keys = g_list_sort(g_hash_table_get_keys(table), by_pair);
+    GList *k;
+
+    for (k = keys; k; k = k->next) {
+        Pair *key = k->data;
+        uint64_t *count = g_hash_table_lookup(table, key);
+
+        if (!*count) {
+            continue;
+        }
+        if (with_b) {
+            fprintf(out, "%s 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 "\n",
+                    tag, key->a, key->b, *count);
+        } else {
+            fprintf(out, "%s 0x%" PRIx64 " %" PRIu64 "\n",
+                    tag, key->a, *count);
+        }
+    }
+    g_list_free(keys);
+}
+
+/* Exact mode: add up every block's per-instruction counts by pc */
+static void gather_exact_histogram(void)
+{
+    guint b;
+    size_t i;
+
+    for (b = 0; b < blocks->len; b++) {
+        Block *block = g_ptr_array_index(blocks, b);
+
+        for (i = 0; i < block->n; i++) {
+            qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
+            uint64_t n = qemu_plugin_u64_sum(count);
+
+            if (n) {
+                *pair_counter(histogram, block->insn_pc[i], 0) += n;
+            }
+        }
+    }
+}
+
+void profile_write(FILE *out)
+{
+    uint64_t total = 0;
+    int vcpu;
+    guint i;
+
+    enter();
+    for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
+        Vcpu *v = vcpu_state(vcpu);
+        uint64_t now = executed_total(v, vcpu);
+
+        total += now;
+        if (v->block && !config.period && now > v->block_ticks) {
+            charge_block((Block *)v->block, v->node, now - v->block_ticks);
+            v->block_ticks = now;
+        }
+    }
+    if (!config.period) {
+        gather_exact_histogram();
+    }
+    fprintf(out, "perfctr-profile 1\n");
+    fprintf(out, "mode %s\n", config.period ? "sample" : "exact");
+    fprintf(out, "period %" PRIu64 "\n", config.period ? config.period : 1);
+    fprintf(out, "instructions %" PRIu64 "\n", total);
+    fprintf(out, "depth-lost %" PRIu64 "\n", depth_lost_total);
+    write_pairs(out, "pc", histogram, false);
+    write_pairs(out, "arc", arcs, true);
+    for (i = 1; i < nodes->len; i++) {
+        NodeInfo *node = &g_array_index(nodes, NodeInfo, i);
+
+        fprintf(out, "node %u %" PRIu64 " 0x%" PRIx64 "\n",
+                i, node->parent, node->call_site);
+    }
+    write_pairs(out, "stack", charges, true);
+    leave();
+}

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: MIT
+"""gmon.out in the GNU format that binutils' gprof reads.
+
+A 20-byte header ("gmon", version 1, 12 spare bytes), then records, each
+after a one-byte tag: histograms (low pc, high pc, number of bins,
+rate, a 15-character dimension and a 1-character abbreviation, then
+16-bit bins) and call arcs (caller pc, callee pc, 32-bit count), all in
+the target's (little-endian) byte order.
+
+Bins are 2 bytes of code wide, so every instruction has its own bins,
+and they are written in chunks of CHUNK_BINS over the code that ran.
+A bin holds at most 65535: a count past that is carried by repeating
+the chunk's record, which gprof adds up (records of the same range are
+summed), so nothing saturates.  A call count past 2^32 - 1 is carried
+by repeating the arc the same way.
+"""
+
+import struct
+
+MAGIC = b"gmon"
+VERSION = 1
+TAG_HISTOGRAM = 0
+TAG_ARC = 1
+BIN_BYTES = 2
+CHUNK_BINS = 512
+BIN_MAX = 0xffff
+COUNT_MAX = 0xffffffff
+
+
+def histogram_records(histogram, rate, dimension="seconds", abbrev="s"):
+    """The histogram records of {pc: count}, rate counts per second."""
+    chunk_bytes = CHUNK_BINS * BIN_BYTES
+    chunks = {}
+    for pc, count in histogram.items():
+        low = pc - pc % chunk_bytes
+        bins = chunks.setdefault(low, [0] * CHUNK_BINS)
+        bins[(pc - low) // BIN_BYTES] += count
+    header = struct.Struct("<BIIII15sc")
+    records = []
+    for low in sorted(chunks):
+        bins = chunks[low]
+        layer = 0
+        while any(b > layer * BIN_MAX for b in bins):
+            carried = [min(max(b - layer * BIN_MAX, 0), BIN_MAX) for b in bins]
+            records.append(header.pack(
+                TAG_HISTOGRAM, low, low + chunk_bytes, CHUNK_BINS, rate,
+                dimension.encode(), abbrev.encode())
+                + struct.pack(f"<{CHUNK_BINS}H", *carried))
+            layer += 1
+    return records
+
+
+def arc_records(arcs):
+    """The arc records of {(caller pc, callee pc): count}."""
+    records = []
+    for (caller, callee), count in sorted(arcs.items()):
+        while count > 0:
+            records.append(struct.pack("<BIII", TAG_ARC, caller, callee,
+                                       min(count, COUNT_MAX)))
+            count -= COUNT_MAX
+    return records
+
+
+def write(path, histogram, arcs, rate, dimension="seconds", abbrev="s"):
+    header = MAGIC + struct.pack("<I", VERSION) + bytes(12)
+    data = header + b"".join(histogram_records(histogram, rate, dimension,
+                                               abbrev)
+                             + arc_records(arcs))
+    with open(path, "wb") as f:
+        f.write(data)
+    return len(data)
+
+
+def read_arcs(path):
+    """The call arcs of a gmon.out (as the library's -pg support writes
+    it), as {(caller pc, callee pc): count}; histograms are skipped."""
+    data = open(path, "rb").read()
+    if data[:4] != MAGIC:
+        raise ValueError(f"{path} is not a gmon.out file")
+    arcs = {}
+    off = 20
+    while off < len(data):
+        tag = data[off]
+        off += 1
+        if tag == TAG_ARC:
+            caller, callee, count = struct.unpack_from("<III", data, off)
+            arcs[caller, callee] = arcs.get((caller, callee), 0) + count
+            off += 12
+        elif tag == TAG_HISTOGRAM:
+            bins = struct.unpack_from("<I", data, off + 8)[0]
+            off += 32 + 2 * bins
+        else:
+            raise ValueError(f"{path}: unknown record tag {tag} at byte "
+                             f"{off - 1}")
+    return arcs

@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: MIT
+"""The board's stock GNU gprof, from Debian's cross binutils."""
+
+import shutil
+import subprocess
+
+from common import Failure
+
+TOOLS = {"arm": "arm-none-eabi-gprof", "riscv32": "riscv64-unknown-elf-gprof"}
+
+
+def tool(board):
+    name = TOOLS[board.arch]
+    if not shutil.which(name):
+        raise Failure(f"{name} is missing; it comes with Debian's cross "
+                      f"binutils (scripts/lib/host-packages.sh installs it)")
+    return name
+
+
+def run(board, image, gmon, *options):
+    """gprof's output for image and gmon with options (e.g. -p, -q)."""
+    cmd = [tool(board), "-b", *options, str(image), str(gmon)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise Failure(f"{' '.join(cmd)} failed: {proc.stderr.strip()}")
+    return proc.stdout

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: MIT
+"""scripts/profile --sample: where the time goes, with no code in the
+guest.  The plugin records the pc (sampled or every instruction) and
+the calls; this turns that into a gmon.out for the board's gprof,
+collapsed stacks, and the flat profile printed after the guest's output.
+"""
+
+import argparse
+
+import elf
+import gmon
+import gprof
+import plugin
+import stacks
+from common import say
+
+DEFAULT_PERIOD = 1000
+
+
+def period(text):
+    """--sample's value: a number of counter clocks, or exact."""
+    if text == "exact":
+        return plugin.EXACT
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise argparse.ArgumentTypeError(f"'{text}' is not a period: give a number of counter "
+                     f"clocks (1 or more) or exact")
+
+
+class Profiler:
+    """One profiled boot: the plugin's arguments, then its results."""
+
+    def __init__(self, qemu, board, period, workdir):
+        self.board = board
+        self.period = period
+        self.results = workdir / "profile.txt"
+        self.qemu_args = plugin.qemu_args(qemu, board, self.results, period)
+
+    def finish(self, image, gmon_path, stacks_path=None, unit="seconds",
+               report=say):
+        """Write gmon.out (and collapsed stacks), report what was written;
+        return the Profile and gprof's flat profile."""
+        profile = plugin.read(self.results)
+        size = gmon.write(gmon_path, profile.histogram, profile.arcs,
+                          *self.gmon_unit(unit))
+        what = "every instruction" if self.period == plugin.EXACT else \
+            f"a sample every {self.period} clocks"
+        report(f"profile: {profile.instructions} instructions, {what}; "
+               f"{gmon_path} ({size} bytes); read it with: "
+               f"{gprof.tool(self.board)} {image} {gmon_path}")
+        if profile.depth_lost:
+            report(f"profile: {profile.depth_lost} calls went deeper than "
+                   f"the profiler follows; their time is charged to the "
+                   f"deepest frame it kept")
+        if stacks_path:
+            collapsed = stacks.collapse(profile, elf.read(image))
+            stacks.write(stacks_path, collapsed)
+            report(f"profile: {len(collapsed)} call stacks in "
+                   f"{stacks_path}")
+        return profile, gprof.run(self.board, image, gmon_path, "-p")
+
+    def gmon_unit(self, unit):
+        """(rate, dimension, abbreviation) of gmon.out's histogram: a
+        count is period counter clocks, so seconds are the counter's."""
+        if unit == "clocks":
+            return max(self.period, 1), "clocks", "c"
+        return round(self.board.freq / max(self.period, 1)), "seconds", "s"

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: MIT
+"""The instrumentation plugin (qemu-device/contrib/plugins/perfctr):
+how QEMU loads it, and what it writes when QEMU exits."""
+
+from dataclasses import dataclass, field
+
+from common import Failure
+
+EXACT = 0   # the profile "period" that counts every instruction
+
+
+def isa(board):
+    """The instruction set the plugin decodes on board."""
+    return getattr(board, "isa", None) or "thumb"
+
+
+def qemu_args(qemu, board, out, period=EXACT, stacks=True):
+    """-plugin arguments that profile into out (a file)."""
+    options = [f"out={out}",
+               f"profile={'exact' if period == EXACT else period}",
+               f"stacks={'on' if stacks else 'off'}"]
+    if board.arch == "arm":
+        options.append(f"isa={isa(board)}")
+    # QEMU's option syntax: a comma in a value is written twice
+    return ["-plugin", ",".join([str(qemu.plugin).replace(",", ",,")]
+                                + [o.replace(",", ",,") for o in options])]
+
+
+@dataclass
+class Profile:
+    mode: str = ""                  # "exact" or "sample"
+    period: int = 1                 # instructions per count
+    instructions: int = 0           # executed in all
+    depth_lost: int = 0             # calls deeper than the plugin tracks
+    histogram: dict = field(default_factory=dict)   # pc: count
+    arcs: dict = field(default_factory=dict)        # (site, callee): calls
+    nodes: dict = field(default_factory=dict)       # node: (parent, site)
+    stacks: dict = field(default_factory=dict)      # (node, pc): count
+
+    def call_sites(self, node):
+        """The call sites from the root down to node."""
+        sites = []
+        while node:
+            node, site = self.nodes[node]
+            sites.append(site)
+        return sites[::-1]
+
+
+def read(path):
+    """The Profile the plugin wrote to path."""
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as err:
+        raise Failure(f"the profiler wrote no results ({err}); see QEMU's "
+                      f"messages above") from None
+    if not lines or lines[0] != "perfctr-profile 1":
+        raise Failure(f"{path} is not a profile the plugin wrote")
+    p = Profile()
+    for line in lines[1:]:
+        tag, *fields = line.split()
+        values = [int(f, 0) for f in fields] if tag != "mode" else fields
+        if tag == "mode":
+            p.mode = values[0]
+        elif tag == "period":
+            p.period = values[0]
+        elif tag == "instructions":
+            p.instructions = values[0]
+        elif tag == "depth-lost":
+            p.depth_lost = values[0]
+        elif tag == "pc":
+            p.histogram[values[0]] = values[1]
+        elif tag == "arc":
+            p.arcs[values[0], values[1]] = values[2]
+        elif tag == "node":
+            p.nodes[values[0]] = (values[1], values[2])
+        elif tag == "stack":
+            p.stacks[values[0], values[1]] = values[2]
+    return p

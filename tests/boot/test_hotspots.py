@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: MIT
+"""Host-side profiling (scripts/profile --sample) on every board, read
+through the board's stock gprof: a program of known call structure
+(tests/firmware/ARCH/callgraph.S) gives exact self counts and call
+counts, samples agree with the exact profile, the output is identical
+run to run, and profiling changes nothing the guest measures."""
+
+import re
+import tempfile
+from pathlib import Path
+
+import boot
+import elf
+import gprof
+import hotspots
+import plugin
+import stacks
+
+PER_BOARD = True
+IMAGE = "tests/firmware/callgraph.elf"
+FUNCTIONS = ["callgraph_run", "callgraph_a", "callgraph_b", "callgraph_c"]
+# Each function's own instructions (see the .S files)
+SELF = {"arm": [3034, 12000, 6000, 400020],
+        "riscv32": [3039, 17000, 6000, 400030]}
+CALLS = {"callgraph_a": 1000, "callgraph_b": 3000, "callgraph_c": 10}
+
+
+def profiled(ctx, board, period, run=0):
+    """Boot the program with the profiler (period None: without);
+    return what it printed, gmon.out's bytes, gprof's flat profile (in
+    clocks, and in seconds), call graph, and the collapsed stacks."""
+    key = ("hotspots", board.name, period, run)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    image = ctx.firmware(board, IMAGE)
+    with tempfile.TemporaryDirectory() as tmp:
+        extra = []
+        if period is not None:
+            profiler = hotspots.Profiler(ctx.qemu, board, period, Path(tmp))
+            extra = profiler.qemu_args
+        result = boot.boot(ctx.qemu, board, image, capture=True, extra=extra)
+        assert result.exit_code == 0, result.output
+        found = {"output": result.output}
+        if period is not None:
+            gmon = Path(tmp) / "gmon.out"
+            profile, found["flat"] = profiler.finish(
+                image, gmon, unit="clocks", report=quiet)
+            found["gmon"] = gmon.read_bytes()
+            found["graph"] = gprof.run(board, image, gmon, "-q")
+            found["instructions"] = profile.instructions
+            found["stacks"] = stacks.collapse(profile, elf.read(image))
+            profiler.finish(image, gmon, unit="seconds", report=quiet)
+            found["flat_seconds"] = gprof.run(board, image, gmon, "-p")
+    ctx.cache[key] = found
+    return found
+
+
+def quiet(message):
+    pass
+
+
+def flat(text):
+    """gprof's flat profile as {name: (% time, self)}."""
+    rows = {}
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) in (4, 7) and words[0].replace(".", "").isdigit():
+            rows[words[-1]] = (float(words[0]), float(words[2]))
+    return rows
+
+
+def called(text):
+    """gprof's call graph as {name: times called}, from each function's
+    primary line: [index] %time self children called name [index]."""
+    calls = {}
+    for m in re.finditer(r"^\[\d+\]\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+"
+                         r"(\d+)(?:\+\d+)?\s+(\S+)", text, re.M):
+        calls[m.group(2)] = int(m.group(1))
+    return calls
+
+
+def test_exact_profile_gives_each_function_its_own_instructions(ctx, board):
+    rows = flat(profiled(ctx, board, plugin.EXACT)["flat"])
+    got = [rows.get(f, (0, 0))[1] for f in FUNCTIONS]
+    assert got == SELF[board.arch], dict(zip(FUNCTIONS, got))
+
+
+def test_call_counts_are_exact_without_pg(ctx, board):
+    for period in (plugin.EXACT, hotspots.DEFAULT_PERIOD):
+        calls = called(profiled(ctx, board, period)["graph"])
+        got = {f: calls.get(f) for f in CALLS}
+        assert got == CALLS, (period, got)
+        assert calls.get("callgraph_run") == 1, calls
+
+
+def test_sampled_shares_are_within_1_point_of_exact(ctx, board):
+    exact = flat(profiled(ctx, board, plugin.EXACT)["flat_seconds"])
+    sampled = flat(profiled(ctx, board, hotspots.DEFAULT_PERIOD)
+                   ["flat_seconds"])
+    for f in FUNCTIONS:
+        share, exact_share = sampled.get(f, (0, 0))[0], exact[f][0]
+        assert abs(share - exact_share) <= 1.0, (f, share, exact_share)
+
+
+def test_gprof_seconds_are_the_counter_seconds(ctx, board):
+    rows = flat(profiled(ctx, board, plugin.EXACT)["flat_seconds"])
+    # callgraph_c's 400020 or so clocks, in seconds to gprof's 2 decimals
+    own = SELF[board.arch][3]
+    assert rows["callgraph_c"][1] == round(own / board.freq, 2), rows
+
+
+def test_gmon_out_is_identical_over_two_runs(ctx, board):
+    for period in (plugin.EXACT, hotspots.DEFAULT_PERIOD):
+        first = profiled(ctx, board, period)["gmon"]
+        assert first == profiled(ctx, board, period, run=1)["gmon"], period
+
+
+def test_profiling_does_not_change_what_the_guest_measures(ctx, board):
+    plain = profiled(ctx, board, None)["output"]
+    assert "callgraph_run" in plain, plain
+    for period in (plugin.EXACT, hotspots.DEFAULT_PERIOD):
+        assert profiled(ctx, board, period)["output"] == plain, period
+
+
+def test_collapsed_stacks_add_up_to_every_instruction(ctx, board):
+    found = profiled(ctx, board, plugin.EXACT)
+    collapsed = found["stacks"]
+    assert sum(collapsed.values()) == found["instructions"]
+    b = [n for s, n in collapsed.items()
+         if s.endswith("main;callgraph_run;callgraph_a;callgraph_b")]
+    assert b == [SELF[board.arch][2]], {
+        s: n for s, n in collapsed.items() if "callgraph" in s}
+
+
+def test_samples_are_one_per_period(ctx, board):
+    found = profiled(ctx, board, hotspots.DEFAULT_PERIOD)
+    assert sum(found["stacks"].values()) == \
+        found["instructions"] // hotspots.DEFAULT_PERIOD
