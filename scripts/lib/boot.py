@@ -91,17 +91,18 @@ class Relay:
 
 
 def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
-         extra=(), capture=False, verbose=False, symbols=None):
+         extra=(), capture=False, verbose=False, symbols=None, cwd=None):
     """Run the guest until it exits; stop it after timeout seconds.
 
     QEMU's stderr is passed on as it comes, less the board's known noise.
-    symbols (an elf.Image) names the function a fault is in.
+    symbols (an elf.Image) names the function a fault is in.  cwd is
+    where the guest's semihosting file I/O lands.
     """
-    cmd = command(qemu, board, image, icount, extra)
+    cmd = command(qemu, board, Path(image).resolve(), icount, extra)
     if verbose:
         say("running: " + " ".join(cmd))
     try:
-        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
                                 errors="replace")

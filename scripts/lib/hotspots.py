@@ -12,7 +12,7 @@ import gmon
 import gprof
 import plugin
 import stacks
-from common import say
+from common import Failure, say
 
 DEFAULT_PERIOD = 1000
 
@@ -37,11 +37,23 @@ class Profiler:
         self.qemu_args = plugin.qemu_args(qemu, board, self.results, period)
 
     def finish(self, image, gmon_path, stacks_path=None, unit="seconds",
-               report=say):
+               report=say, guest_gmon=None):
         """Write gmon.out (and collapsed stacks), report what was written;
-        return the Profile and gprof's flat profile."""
+        return the Profile and gprof's flat profile.
+
+        With guest_gmon (the gmon.out of a program built with -pg), its
+        call arcs replace the ones followed host-side.
+        """
         profile = plugin.read(self.results)
-        size = gmon.write(gmon_path, profile.histogram, profile.arcs,
+        arcs = profile.arcs
+        if guest_gmon:
+            if not guest_gmon.exists():
+                raise Failure(
+                    "the program wrote no gmon.out: build it with -pg "
+                    "(scripts/profile --gprof does) and let it return from "
+                    "main or call exit(), which writes the file")
+            arcs = gmon.read_arcs(guest_gmon)
+        size = gmon.write(gmon_path, profile.histogram, arcs,
                           *self.gmon_unit(unit))
         what = "every instruction" if self.period == plugin.EXACT else \
             f"a sample every {self.period} clocks"

@@ -12,6 +12,7 @@ from pathlib import Path
 import boards
 import boot
 import firmware
+import gprof
 import hotspots
 import preflight
 import qemu
@@ -144,6 +145,11 @@ def parse_args(argv):
                      "instruction with --sample=exact; write gmon.out "
                      "and print gprof's flat profile after the guest's "
                      "output")
+    hot.add_argument("--gprof", action="store_true",
+                     help="the -pg workflow: build the sources with -pg, "
+                     "so that the library counts every call in the guest, "
+                     "and add those call counts to the pc samples (implies "
+                     "--sample); prints gprof's call graph too")
     hot.add_argument("--gmon", type=Path, metavar="FILE",
                      help="write gmon.out to FILE (default: beside the "
                      "image; for sources, the image is kept in the current "
@@ -178,8 +184,13 @@ def check_files(parser, args):
         parser.error("give C or assembly sources "
                      f"({', '.join(sorted(SOURCE_SUFFIXES))}), or one "
                      f"ELF image")
+    if args.gprof and args.sample is None:
+        args.sample = hotspots.DEFAULT_PERIOD
     if (args.gmon or args.stacks) and args.sample is None:
-        parser.error("--gmon and --stacks go with --sample")
+        parser.error("--gmon and --stacks go with --sample or --gprof")
+    if args.gprof and not args.files:
+        parser.error("--gprof builds your sources with -pg, or boots an "
+                     "image built with -pg: give them")
     building = args.defines or args.includes or args.cflags or \
         args.ldflags or args.stack_size is not None or args.heap_size \
         or args.output
@@ -202,7 +213,8 @@ def list_boards():
 def app_options(args):
     return firmware.AppOptions(
         optimization=args.optimization, defines=args.defines,
-        includes=args.includes, cflags=sum(args.cflags, []),
+        includes=args.includes,
+        cflags=sum(args.cflags, []) + (["-pg"] if args.gprof else []),
         ldflags=sum(args.ldflags, []), stack_size=args.stack_size,
         heap_size=args.heap_size)
 
@@ -247,12 +259,17 @@ def main():
             extra += profiler.qemu_args
         result = boot.boot(built, board, image, timeout=args.timeout,
                            icount=not args.no_icount, extra=extra,
-                           verbose=args.verbose, symbols=symbols)
+                           verbose=args.verbose, symbols=symbols,
+                           cwd=workdir)
         if profiler and not result.timed_out:
-            _, flat = profiler.finish(
-                image, args.gmon or image.parent / "gmon.out", args.stacks,
-                args.gprof_unit)
+            gmon_path = args.gmon or image.parent / "gmon.out"
+            guest_gmon = Path(workdir) / "gmon.out" if args.gprof else None
+            _, flat = profiler.finish(image, gmon_path, args.stacks,
+                                      args.gprof_unit,
+                                      guest_gmon=guest_gmon)
             sys.stdout.write(flat)
+            if args.gprof:
+                sys.stdout.write(gprof.run(board, image, gmon_path, "-q"))
     if result.timed_out:
         guest = " ".join(args.files) or f"the {args.example} example"
         say(boot.timeout_message(guest, args.timeout))

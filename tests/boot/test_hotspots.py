@@ -5,7 +5,9 @@ through the board's stock gprof: a program of known call structure
 counts, samples agree with the exact profile, the output is identical
 run to run, and profiling changes nothing the guest measures."""
 
+import os
 import re
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import gprof
 import hotspots
 import plugin
 import stacks
+from common import REPO
 
 PER_BOARD = True
 IMAGE = "tests/firmware/callgraph.elf"
@@ -136,3 +139,24 @@ def test_samples_are_one_per_period(ctx, board):
     found = profiled(ctx, board, hotspots.DEFAULT_PERIOD)
     assert sum(found["stacks"].values()) == \
         found["instructions"] // hotspots.DEFAULT_PERIOD
+
+
+def test_pg_workflow_gives_exact_call_counts(ctx, board):
+    """scripts/profile --gprof as a user runs it: the sources built with
+    -pg, the guest's call counts added to the host's samples."""
+    source = REPO / "tests" / "programs" / "callgraph_pg.c"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(REPO / "scripts" / "profile"), "--board", board.name,
+             "--gprof", str(source)], cwd=tmp, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        assert (Path(tmp) / "gmon.out").exists(), os.listdir(tmp)
+        assert (Path(tmp) / "callgraph_pg.elf").exists(), os.listdir(tmp)
+    assert "--Performance Counter Report--" in proc.stdout, proc.stdout
+    calls = called(proc.stdout)
+    got = {f: calls.get(f) for f in ("callee_a", "callee_b", "callee_c")}
+    assert got == {"callee_a": 1000, "callee_b": 3000, "callee_c": 10}, \
+        proc.stdout
+    rows = flat(proc.stdout)
+    assert rows["callee_c"][0] > 50, rows    # where the time goes

@@ -235,6 +235,10 @@ static void follow(Vcpu *v, const Block *block, uint64_t executed,
         }
         return;                         /* to a caller we did not see */
     case INSN_BRANCH:
+        if (!last.direct && v->depth && v->stack[v->depth - 1].ret == next) {
+            pop_to(v, next);            /* a return through another */
+            return;                     /* register: bx ip in mcount */
+        }
         if (!last.direct || next == last.target || next == fall) {
             return;
         }
