@@ -16,7 +16,7 @@ PACKAGES="
     libglib2.0-dev libfdt-dev zlib1g-dev flex bison
     gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi
     gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
-    device-tree-compiler clang libclang-rt-14-dev
+    device-tree-compiler clang libclang-rt-14-dev cmake
 "
 SOURCES=/etc/apt/sources.list.d/perf-counter.sources
 RELEASE=bookworm
