@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import boards
+import bench_profiling
 import boot
 import firmware
 import qemu
@@ -114,6 +115,12 @@ def main():
     row("host time per counter access, without -icount",
         f"{mmio / ACCESSES * 1e9:.0f} ns",
         f"a store to RAM in the same loop: {ram / ACCESSES * 1e9:.1f} ns")
+
+    # Profiling
+    bench_profiling.rows(
+        built, board, args.runs,
+        lambda image: boot.command(built, board, image), timed,
+        side_by_side, row)
 
     # Determinism and boot-to-report
     example = command("firmware/examples/checksum.elf")

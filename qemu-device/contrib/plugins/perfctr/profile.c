@@ -34,9 +34,13 @@ typedef struct Block {
     uint8_t *insn_len;
     InsnClass last;                 /* of the last instruction */
     struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */
-    /* Where the block's instructions were charged last (a cache) */
-    uint64_t charged_node;
+    /* Caches of the tables' entries this block used last */
+    uint64_t charged_node;          /* its instructions were charged */
     uint64_t *charged;
+    uint64_t callee;                /* its call went to */
+    uint64_t *calls;
+    uint64_t caller_node;           /* its call was made from */
+    uint64_t callee_node;
 } Block;
 
 typedef struct Frame {
@@ -46,7 +50,7 @@ typedef struct Frame {
 } Frame;
 
 typedef struct Vcpu {
-    const Block *block;     /* the block entered last */
+    Block *block;           /* the block entered last */
     uint64_t block_ticks;   /* ticks when it was entered */
     uint64_t node;          /* the current call-stack node */
     uint64_t samples;
@@ -163,7 +167,7 @@ static uint64_t child_node(uint64_t parent, uint64_t call_site)
     return *node;
 }
 
-static void push(Vcpu *v, uint64_t call_site, uint64_t ret, bool exception)
+static void push(Vcpu *v, uint64_t node, uint64_t ret, bool exception)
 {
     if (v->depth == MAX_DEPTH) {
         v->depth_lost++;
@@ -171,7 +175,23 @@ static void push(Vcpu *v, uint64_t call_site, uint64_t ret, bool exception)
         return;
     }
     v->stack[v->depth++] = (Frame) { ret, v->node, exception };
-    v->node = child_node(v->node, call_site);
+    v->node = node;
+}
+
+/* A call by the last instruction of block, to callee */
+static void call(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
+                 uint64_t callee)
+{
+    if (!block->calls || block->callee != callee) {
+        block->calls = pair_counter(arcs, site, callee);
+        block->callee = callee;
+    }
+    (*block->calls)++;
+    if (!block->callee_node || block->caller_node != v->node) {
+        block->callee_node = child_node(v->node, site);
+        block->caller_node = v->node;
+    }
+    push(v, block->callee_node, ret, false);
 }
 
 /* Unwind to the frame that returns to pc; false if there is none */
@@ -197,8 +217,7 @@ static bool pop_to(Vcpu *v, uint64_t pc)
  * What happened between the last instruction the vCPU executed in
  * block (executed instructions of it) and the entry of the block at next.
  */
-static void follow(Vcpu *v, const Block *block, uint64_t executed,
-                   uint64_t next)
+static void follow(Vcpu *v, Block *block, uint64_t executed, uint64_t next)
 {
     InsnClass last = { INSN_OTHER, false, 0 };
     uint64_t site = block->pc, fall = block->pc;
@@ -218,8 +237,7 @@ static void follow(Vcpu *v, const Block *block, uint64_t executed,
             return;                     /* a conditional call not taken */
         }
         if (!last.direct || next == last.target) {
-            (*pair_counter(arcs, site, next))++;
-            push(v, site, fall, false);
+            call(v, block, site, fall, next);
             return;
         }
         break;
@@ -251,8 +269,8 @@ static void follow(Vcpu *v, const Block *block, uint64_t executed,
         break;
     }
     /* Anywhere else: an exception or an interrupt was taken */
-    push(v, site, last.kind == INSN_OTHER || last.kind == INSN_TRAP ?
-         fall : 0, true);
+    push(v, child_node(v->node, site),
+         last.kind == INSN_OTHER || last.kind == INSN_TRAP ? fall : 0, true);
 }
 
 static void block_entered(unsigned index, void *udata)
@@ -268,7 +286,7 @@ static void block_entered(unsigned index, void *udata)
         uint64_t executed = now - v->block_ticks;
 
         if (executed && !config.period) {
-            charge_block((Block *)v->block, v->node, executed);
+            charge_block(v->block, v->node, executed);
         }
         follow(v, v->block, executed, next->pc);
     }
@@ -426,7 +444,7 @@ void profile_write(FILE *out)
 
         total += now;
         if (v->block && !config.period && now > v->block_ticks) {
-            charge_block((Block *)v->block, v->node, now - v->block_ticks);
+            charge_block(v->block, v->node, now - v->block_ticks);
             v->block_ticks = now;
         }
     }

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: MIT
+"""scripts/bench, profiling: what -pg costs the guest, and what host-side
+profiling costs the host, side by side on one call-heavy image
+(tests/programs/bench_calls.c) against plain -icount and against QEMU's
+own hotblocks plugin."""
+
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import firmware
+import plugin
+import qemu
+from common import REPO
+
+PROGRAM = REPO / "tests" / "programs" / "bench_calls.c"
+PERIODS = [100, 1000, 10000]
+
+
+def section_clocks(output):
+    return int(re.search(r"clocks=(\d+)", output)[1])
+
+
+def rows(built, board, runs, command, timed, side_by_side, row):
+    """Add the profiling rows with row(what, value, note)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        plain = firmware.build_app(board, [PROGRAM], firmware.AppOptions(),
+                                   work)
+        plain = plain.rename(work / "plain.elf")
+        pg = firmware.build_app(board, [PROGRAM], firmware.AppOptions(
+            cflags=["-pg"]), work)
+        base = command(plain)
+        _, out = timed(base, 1)
+        clocks = section_clocks(out)
+        results = work / "profile.txt"
+        _, profiled = timed(base + plugin.qemu_args(
+            built, board, results, 1000), 1)
+        calls = sum(plugin.read(results).arcs.values())
+        # The -pg image writes gmon.out where QEMU runs
+        with_pg = subprocess.run(command(pg), cwd=work, check=True,
+                                 capture_output=True, text=True).stdout
+        extra = section_clocks(with_pg) - clocks
+        row(f"guest clocks added by `-pg` (fib(32), {calls} calls)",
+            f"{extra} ({extra / calls:.1f} per call, "
+            f"+{100 * extra / clocks:.0f}%)",
+            f"host-side profiling: {section_clocks(profiled) - clocks}; "
+            f"without profiling {clocks} clocks")
+
+        def against_plain(what, args):
+            with_it, without = side_by_side(base + args, base, runs)
+            row(f"host time, {what} (fib(32))", f"{with_it:.3f} s",
+                f"plain -icount: {without:.3f} s; "
+                f"+{100 * (with_it / without - 1):.0f}%")
+
+        for period in PERIODS:
+            against_plain(f"sampling every {period} clocks, with call "
+                          f"stacks", plugin.qemu_args(built, board, results,
+                                                      period))
+        against_plain("sampling every 1000 clocks, no call stacks",
+                      plugin.qemu_args(built, board, results, 1000,
+                                       stacks=False))
+        against_plain("exact profile (every instruction), with call stacks",
+                      plugin.qemu_args(built, board, results))
+        against_plain("QEMU's hotblocks plugin (per-block counts)",
+                      ["-plugin", str(built.build / qemu.HOTBLOCKS)])

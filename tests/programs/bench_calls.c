@@ -1,0 +1,34 @@
+/*
+ * A call-heavy program for scripts/bench: recursive Fibonacci, 7 million
+ * calls, measured in a section, so that the guest clocks -pg adds show
+ * (built with and without -pg by the bench).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdio.h>
+
+#include "system.h"
+#include "altera_avalon_performance_counter.h"
+
+#define FIB_N 32
+
+__attribute__((noinline)) static unsigned fib(unsigned n)
+{
+    return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+int main(void)
+{
+    volatile unsigned result;
+
+    PERF_RESET(PERFORMANCE_COUNTER_BASE);
+    PERF_START_MEASURING(PERFORMANCE_COUNTER_BASE);
+    PERF_BEGIN(PERFORMANCE_COUNTER_BASE, 1);
+    result = fib(FIB_N);
+    PERF_END(PERFORMANCE_COUNTER_BASE, 1);
+    PERF_STOP_MEASURING(PERFORMANCE_COUNTER_BASE);
+    printf("fib(%d) = %u clocks=%llu\n", FIB_N, result,
+           (unsigned long long)perf_get_section_time(
+               (void *)PERFORMANCE_COUNTER_BASE, 1));
+    return 0;
+}
