@@ -268,6 +268,119 @@ static void rvc(uint16_t hw, uint64_t pc, InsnClass *out)
     set(out, INSN_OTHER);
 }
 
+static void set_memory(InsnClass *out, bool load, bool store)
+{
+    out->load = load;
+    out->store = store;
+}
+
+static void thumb16_memory(uint16_t hw, InsnClass *out)
+{
+    bool l = hw & 0x0800;
+
+    if ((hw & 0xf800) == 0x4800) {                  /* LDR literal */
+        set_memory(out, true, false);
+    } else if ((hw & 0xf000) == 0x5000) {           /* register offset */
+        bool store = ((hw >> 9) & 7) < 3;
+
+        set_memory(out, !store, store);
+    } else if ((hw & 0xe000) == 0x6000 ||           /* STR(B)/LDR(B) imm */
+               (hw & 0xf000) == 0x8000 ||           /* STRH/LDRH imm */
+               (hw & 0xf000) == 0x9000 ||           /* STR/LDR sp */
+               (hw & 0xf000) == 0xc000) {           /* STM/LDM */
+        set_memory(out, l, !l);
+    } else if ((hw & 0xf600) == 0xb400) {           /* PUSH, POP */
+        set_memory(out, l, !l);
+    }
+}
+
+static void thumb32_memory(uint16_t hw1, uint16_t hw2, InsnClass *out)
+{
+    bool l = hw1 & 0x0010;
+    unsigned rt = hw2 >> 12;
+
+    if ((hw1 & 0xfe40) == 0xe800 && (hw1 & 0x0180) != 0x0000 &&
+        (hw1 & 0x0180) != 0x0180) {                 /* LDM/STM */
+        set_memory(out, l, !l);
+    } else if ((hw1 & 0xfe40) == 0xe840) {          /* LDRD, LDREX, TBB */
+        set_memory(out, l, !l);
+    } else if ((hw1 & 0xfe00) == 0xf800) {          /* single loads/stores */
+        bool hint = l && rt == 15 && (hw1 & 0x0040) == 0;  /* PLD, PLI */
+
+        set_memory(out, l && !hint, !l);
+    } else if ((hw1 & 0xee00) == 0xec00 && (hw1 & 0x01a0)) {
+        set_memory(out, l, !l);                     /* LDC/STC, VLDR... */
+    }
+}
+
+static void a32_memory(uint32_t w, InsnClass *out)
+{
+    bool l = w & (1 << 20);
+    unsigned op2 = (w >> 5) & 3;
+
+    if (w >> 28 == 0xf) {
+        return;                                     /* PLD, hints */
+    }
+    if ((w & 0x0c000000) == 0x04000000 &&
+        !((w & (1 << 25)) && (w & (1 << 4)))) {     /* LDR/STR(B) */
+        set_memory(out, l, !l);
+    } else if ((w & 0x0fb00ff0) == 0x01000090) {    /* SWP, SWPB */
+        set_memory(out, true, true);
+    } else if ((w & 0x0f8000f0) == 0x01800090) {    /* LDREX, STREX */
+        set_memory(out, l, !l);
+    } else if ((w & 0x0e000090) == 0x00000090 && op2) {
+        /* Extra loads and stores: LDRD is op2 2 without L, STRD 3 */
+        bool load = l || op2 == 2;
+
+        set_memory(out, load, !load);
+    } else if ((w & 0x0e000000) == 0x08000000) {    /* LDM/STM */
+        set_memory(out, l, !l);
+    } else if ((w & 0x0e000000) == 0x0c000000 &&
+               (w & 0x0fe00000) != 0x0c400000) {    /* LDC/STC */
+        set_memory(out, l, !l);
+    }
+}
+
+static void rv32_memory(uint32_t w, InsnClass *out)
+{
+    switch (w & 0x7f) {
+    case 0x03:                                      /* LOAD */
+    case 0x07:                                      /* LOAD-FP */
+        set_memory(out, true, false);
+        break;
+    case 0x23:                                      /* STORE */
+    case 0x27:                                      /* STORE-FP */
+        set_memory(out, false, true);
+        break;
+    case 0x2f:                                      /* LR, SC, AMOs */
+        switch (w >> 27) {
+        case 0x02:
+            set_memory(out, true, false);
+            break;
+        case 0x03:
+            set_memory(out, false, true);
+            break;
+        default:
+            set_memory(out, true, true);
+        }
+        break;
+    }
+}
+
+static void rvc_memory(uint16_t hw, InsnClass *out)
+{
+    unsigned funct3 = hw >> 13;
+
+    if ((hw & 3) != 0 && (hw & 3) != 2) {
+        return;
+    }
+    if (funct3 >= 1 && funct3 <= 3) {              /* C.LW, C.LWSP... */
+        set_memory(out, true, false);
+    } else if (funct3 >= 5) {                       /* C.SW, C.SWSP... */
+        set_memory(out, false, true);
+    }
+}
+
 static uint32_t le16(const uint8_t *p)
 {
     return p[0] | p[1] << 8;
@@ -282,12 +395,15 @@ bool isa_classify(Isa isa, const uint8_t *bytes, size_t len, uint64_t pc,
                   InsnClass *out)
 {
     set(out, INSN_OTHER);
+    set_memory(out, false, false);
     switch (isa) {
     case ISA_THUMB:
         if (len == 2) {
             thumb16(le16(bytes), pc, out);
+            thumb16_memory(le16(bytes), out);
         } else if (len == 4) {
             thumb32(le16(bytes), le16(bytes + 2), pc, out);
+            thumb32_memory(le16(bytes), le16(bytes + 2), out);
         } else {
             return false;
         }
@@ -297,12 +413,15 @@ bool isa_classify(Isa isa, const uint8_t *bytes, size_t len, uint64_t pc,
             return false;
         }
         a32(le32(bytes), pc, out);
+        a32_memory(le32(bytes), out);
         return true;
     case ISA_RISCV:
         if (len == 2) {
             rvc(le16(bytes), pc, out);
+            rvc_memory(le16(bytes), out);
         } else if (len == 4) {
             rv32(le32(bytes), pc, out);
+            rv32_memory(le32(bytes), out);
         } else {
             return false;
         }

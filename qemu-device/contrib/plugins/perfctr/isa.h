@@ -31,6 +31,8 @@ typedef struct InsnClass {
     InsnKind kind;
     bool direct;            /* target is known before it runs */
     uint64_t target;        /* where a direct branch or call goes */
+    bool load;              /* reads data memory (LDM, POP, LDRD too) */
+    bool store;             /* writes data memory (STM, PUSH, SWP too) */
 } InsnClass;
 
 /*

@@ -2,13 +2,15 @@
  * perfctr: the perf-counter project's instrumentation plugin
  *
  * One plugin observes executed guest code for every host-side feature:
- * it decodes each translated instruction once (isa.c) and instruments
- * it for the profiler (profile.c).  Arguments:
+ * it decodes each translated instruction (isa.c) and instruments it for
+ * the profiler (profile.c) and for the device's event counters
+ * (events.c).  Arguments:
  *
- *   out=FILE         where to write the results when QEMU exits
  *   profile=exact    count every executed instruction by pc
  *   profile=N        sample the pc every N executed instructions
+ *   out=FILE         where to write the profile when QEMU exits
  *   stacks=on|off    follow calls and returns (default on)
+ *   events=on|off    count events for the device (default off)
  *   isa=thumb|a32    the Arm instruction set the guest runs (default thumb)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -21,15 +23,23 @@
 
 #include <qemu-plugin.h>
 
+#include "events.h"
 #include "profile.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 static char *out_path;
+static bool profiling;
+static bool counting_events;
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-    profile_instrument(tb);
+    if (profiling) {
+        profile_instrument(tb);
+    }
+    if (counting_events) {
+        events_instrument(tb);
+    }
 }
 
 static void finished(qemu_plugin_id_t id, void *udata)
@@ -68,6 +78,7 @@ static bool parse(const char *arg, ProfileConfig *config)
     } else if (g_str_equal(key, "profile")) {
         char *end;
 
+        profiling = true;
         if (g_str_equal(value, "exact")) {
             config->period = 0;
             return true;
@@ -80,6 +91,10 @@ static bool parse(const char *arg, ProfileConfig *config)
         if (!qemu_plugin_bool_parse(key, value, &config->stacks)) {
             return refuse(arg, "give on or off");
         }
+    } else if (g_str_equal(key, "events")) {
+        if (!qemu_plugin_bool_parse(key, value, &counting_events)) {
+            return refuse(arg, "give on or off");
+        }
     } else if (g_str_equal(key, "isa")) {
         if (g_str_equal(value, "thumb")) {
             config->isa = ISA_THUMB;
@@ -89,7 +104,8 @@ static bool parse(const char *arg, ProfileConfig *config)
             return refuse(arg, "give thumb or a32");
         }
     } else {
-        return refuse(arg, "known keys are out, profile, stacks and isa");
+        return refuse(arg, "known keys are profile, out, stacks, events "
+                      "and isa");
     }
     return true;
 }
@@ -112,13 +128,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             return -1;
         }
     }
-    if (!out_path) {
-        qemu_plugin_outs("perfctr: give out=FILE\n");
+    if (profiling != !!out_path) {
+        qemu_plugin_outs("perfctr: profile= and out=FILE go together\n");
         return -1;
     }
-    config.threads = info->system_emulation && info->system.smp_vcpus > 1;
-    profile_init(&config);
+    if (profiling) {
+        config.threads = info->system_emulation &&
+                         info->system.smp_vcpus > 1;
+        profile_init(&config);
+        qemu_plugin_register_atexit_cb(id, finished, NULL);
+    }
+    if (counting_events) {
+        events_init(config.isa);
+    }
     qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
-    qemu_plugin_register_atexit_cb(id, finished, NULL);
     return 0;
 }

@@ -219,7 +219,7 @@ static bool pop_to(Vcpu *v, uint64_t pc)
  */
 static void follow(Vcpu *v, Block *block, uint64_t executed, uint64_t next)
 {
-    InsnClass last = { INSN_OTHER, false, 0 };
+    InsnClass last = { .kind = INSN_OTHER };
     uint64_t site = block->pc, fall = block->pc;
 
     if (executed) {
