@@ -12,8 +12,11 @@ from pathlib import Path
 import boards
 import boot
 import firmware
+import gate
+import outputs
 import preflight
 import qemu
+import readout
 from common import BUILD, ArgumentParser, main_guard, say
 
 EXAMPLES = ["checksum", "two_cores"]
@@ -48,6 +51,20 @@ def counter(text):
         raise argparse.ArgumentTypeError(
             f"'{text}' is not BASE[:SECTIONS] (say 0x40040000:3)")
     return int(m.group(1), 0), int(m.group(2) or 7)
+
+
+def threshold(text):
+    try:
+        return gate.parse_threshold(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def events(text):
+    if not text.isdigit() or not 1 <= int(text) <= 1 << 22:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a number of events from 1 to 4194304")
+    return int(text)
 
 
 def flags(text):
@@ -135,7 +152,51 @@ def parse_args(argv):
                      "--qemu-arg=-d --qemu-arg=guest_errors")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="show the QEMU command line")
+    out = p.add_argument_group(
+        "results", "read by the host from every core when QEMU exits, "
+        "whether or not the guest prints (see docs/user-guide.md)")
+    out.add_argument("--host-report", choices=["auto", "always", "never"],
+                     default="auto",
+                     help="print the host's readout of a core as the "
+                     "report table: auto (default) when the guest printed "
+                     "no report of a core that counted")
+    out.add_argument("--chart", action="store_true",
+                     help="print a text bar chart of each core's sections")
+    out.add_argument("--svg", type=Path, metavar="FILE",
+                     help="write an SVG bar chart of the sections")
+    out.add_argument("--json", type=Path, metavar="FILE",
+                     help="write the run and every core's numbers as JSON "
+                     "(schemas/profile-report.schema.json)")
+    out.add_argument("--timeline", type=Path, metavar="FILE",
+                     help="write every START, STOP, BEGIN and END at its "
+                     "virtual time as a Chrome trace (Perfetto UI, "
+                     "chrome://tracing)")
+    out.add_argument("--timeline-events", type=events,
+                     default=readout.DEFAULT_TIMELINE_EVENTS, metavar="N",
+                     help="commands each core keeps for --timeline "
+                     "(default: %(default)s; later ones are counted as "
+                     "dropped)")
+    out.add_argument("--baseline", type=Path, metavar="FILE",
+                     help="compare with a --json file of an earlier run; "
+                     "print a Markdown table of what changed (also "
+                     f"appended to $GITHUB_STEP_SUMMARY) and exit "
+                     f"{gate.REGRESSION_EXIT} on a regression")
+    out.add_argument("--threshold", type=threshold, action="append",
+                     default=[], metavar="SECTION=REL%[,ABS]",
+                     help="with --baseline: a section (name or number; "
+                     "'*' every section, 'total' the global counter) "
+                     "regresses when its clocks grow by more than REL "
+                     "percent and more than ABS clocks (default: "
+                     f"{gate.DEFAULT_REL:g}%%,{gate.DEFAULT_ABS}; "
+                     "repeatable)")
+    out.add_argument("--junit", type=Path, metavar="FILE",
+                     help="with --baseline: also write the comparison as "
+                     "JUnit XML, a test case per counter")
     args = p.parse_args(argv)
+    if (args.junit or args.threshold) and not args.baseline:
+        p.error("--junit and --threshold go with --baseline")
+    if args.baseline and not args.baseline.is_file():
+        p.error(f"--baseline {args.baseline}: no such file")
     check_files(p, args)
     return args
 
@@ -210,14 +271,20 @@ def main():
         image = choose_image(args, board, Path(workdir))
         symbols = None if args.no_image_check else \
             preflight.check(board, image)
-        extra = args.qemu_arg + boot.counter_args(board, args.add_counter)
+        found = readout.Readout(workdir, args.timeline_events
+                                if args.timeline else 0)
+        extra = args.qemu_arg + boot.counter_args(
+            board, args.add_counter, found.device_props)
         result = boot.boot(built, board, image, timeout=args.timeout,
                            icount=not args.no_icount, extra=extra,
-                           verbose=args.verbose, symbols=symbols)
-    if result.timed_out:
-        guest = " ".join(args.files) or f"the {args.example} example"
-        say(boot.timeout_message(guest, args.timeout))
-    return result.exit_code
+                           verbose=args.verbose, symbols=symbols,
+                           device_props=found.device_props, keep=True)
+        cores = found.load(base for base, _ in
+                           board.counters + args.add_counter)
+        if result.timed_out:
+            guest = " ".join(args.files) or f"the {args.example} example"
+            say(boot.timeout_message(guest, args.timeout))
+        return outputs.produce(args, board, built, image, result, cores)
 
 
 if __name__ == "__main__":
