@@ -84,7 +84,8 @@ def parse_args(argv):
         "example. The first run installs packages and builds QEMU.",
         epilog="Counts are exact and repeatable: QEMU runs with -icount so "
         "that one clock is one retired instruction (see docs/). Exit "
-        "status: the guest's; 124 when it timed out; 1 when a build, an "
+        "status: the guest's; 124 when it timed out; 3 when --baseline "
+        "found a regression in a run that exited 0; 1 when a build, an "
         "image check or QEMU failed; 2 for a bad command line.")
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="C or assembly sources to compile with the library "
