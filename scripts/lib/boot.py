@@ -22,17 +22,20 @@ class Result:
     fault: str = None    # the one-line reason, if the guest faulted
 
 
-def device_args(board):
+def device_args(board, device_props=None):
     """-device arguments for every core the board's system.h declares."""
-    return counter_args(board, board.counters)
+    return counter_args(board, board.counters, device_props)
 
 
-def counter_args(board, cores):
-    """-device arguments for cores [(base, sections)] on board's clock."""
+def counter_args(board, cores, device_props=None):
+    """-device arguments for cores [(base, sections)] on board's clock;
+    device_props(base) gives more properties (",name=value...")."""
     args = []
     for base, sections in cores:
+        more = device_props(base) if device_props else ""
         args += ["-device", f"perf-counter,base={base:#x},"
-                 f"num-sections={sections},clock-frequency={board.freq}"]
+                 f"num-sections={sections},clock-frequency={board.freq}"
+                 + more]
     return args
 
 
@@ -42,12 +45,12 @@ def headless(qemu, board):
         "-display", "none", "-monitor", "none", "-serial", "none"]
 
 
-def command(qemu, board, image, icount=True, extra=()):
+def command(qemu, board, image, icount=True, extra=(), device_props=None):
     """The QEMU command line that boots image on board."""
     cmd = headless(qemu, board) + [
         "-chardev", "stdio,id=guest-stdio",
         "-semihosting-config", "enable=on,target=native,chardev=guest-stdio",
-    ] + device_args(board)
+    ] + device_args(board, device_props)
     if icount:
         cmd += ["-icount", f"shift={board.icount_shift},sleep=off,align=off"]
     return cmd + list(extra) + ["-kernel", str(image)]
@@ -58,10 +61,11 @@ class Relay:
     the board's known noise, but for a fault report: that is held back
     until QEMU is gone, so that its one-line reason can come first."""
 
-    def __init__(self, dest, image, capture=False, noise=()):
+    def __init__(self, dest, image, capture=False, noise=(), keep=False):
         self.dest = dest
         self.image = image
         self.capture = capture
+        self.keep = keep
         self.noise = noise
         self.captured = []
         self.report = []
@@ -83,22 +87,26 @@ class Relay:
                 self._emit(line)
 
     def _emit(self, line):
-        if self.capture:
+        if self.capture or self.keep:
             self.captured.append(line)
-        else:
+        if not self.capture:
             self.dest.write(line)
             self.dest.flush()
 
 
 def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
-         extra=(), capture=False, verbose=False, symbols=None, cwd=None):
+         extra=(), capture=False, verbose=False, symbols=None,
+         device_props=None, keep=False, cwd=None):
     """Run the guest until it exits; stop it after timeout seconds.
 
     QEMU's stderr is passed on as it comes, less the board's known noise.
-    symbols (an elf.Image) names the function a fault is in.  cwd is
+    symbols (an elf.Image) names the function a fault is in.
+    device_props(base) adds properties to the core at base. With keep,
+    the guest's stdout is passed on and also kept in the Result.  cwd is
     where the guest's semihosting file I/O lands.
     """
-    cmd = command(qemu, board, Path(image).resolve(), icount, extra)
+    cmd = command(qemu, board, Path(image).resolve(), icount, extra,
+                  device_props)
     if verbose:
         say("running: " + " ".join(cmd))
     try:
@@ -109,7 +117,7 @@ def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
     except OSError as err:
         raise Failure(f"cannot run {cmd[0]}: {err}") from None
     noise = {f"{Path(cmd[0]).name}: {n}" for n in board.stderr_noise}
-    output = Relay(sys.stdout, symbols, capture)
+    output = Relay(sys.stdout, symbols, capture, keep=keep)
     errors = Relay(sys.stderr, symbols, noise=noise)
     readers = [threading.Thread(target=r.read, args=(stream,)) for r, stream
                in [(output, proc.stdout), (errors, proc.stderr)]]

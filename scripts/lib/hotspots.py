@@ -8,6 +8,7 @@ collapsed stacks, and the flat profile printed after the guest's output.
 import argparse
 
 import elf
+import flamegraph
 import gmon
 import gprof
 import plugin
@@ -37,7 +38,7 @@ class Profiler:
         self.qemu_args = plugin.qemu_args(qemu, board, self.results, period)
 
     def finish(self, image, gmon_path, stacks_path=None, unit="seconds",
-               report=say, guest_gmon=None):
+               report=say, guest_gmon=None, flamegraph_path=None):
         """Write gmon.out (and collapsed stacks), report what was written;
         return the Profile and gprof's flat profile.
 
@@ -64,11 +65,19 @@ class Profiler:
             report(f"profile: {profile.depth_lost} calls went deeper than "
                    f"the profiler follows; their time is charged to the "
                    f"deepest frame it kept")
-        if stacks_path:
+        if stacks_path or flamegraph_path:
             collapsed = stacks.collapse(profile, elf.read(image))
+        if stacks_path:
             stacks.write(stacks_path, collapsed)
             report(f"profile: {len(collapsed)} call stacks in "
                    f"{stacks_path}")
+        if flamegraph_path:
+            unit = "instructions" if self.period == plugin.EXACT else \
+                "samples"
+            flamegraph_path.write_text(flamegraph.render(
+                stacks.lines(collapsed), f"{image.name} on "
+                f"{self.board.name}", unit))
+            report(f"profile: flame graph in {flamegraph_path}")
         return profile, gprof.run(self.board, image, gmon_path, "-p")
 
     def gmon_unit(self, unit):

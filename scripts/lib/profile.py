@@ -12,10 +12,13 @@ from pathlib import Path
 import boards
 import boot
 import firmware
+import gate
 import gprof
 import hotspots
+import outputs
 import preflight
 import qemu
+import readout
 from common import BUILD, ArgumentParser, main_guard, say
 
 EXAMPLES = ["checksum", "two_cores"]
@@ -52,6 +55,20 @@ def counter(text):
     return int(m.group(1), 0), int(m.group(2) or 7)
 
 
+def threshold(text):
+    try:
+        return gate.parse_threshold(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def events(text):
+    if not text.isdigit() or not 1 <= int(text) <= 1 << 22:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a number of events from 1 to 4194304")
+    return int(text)
+
+
 def flags(text):
     try:
         return shlex.split(text)
@@ -69,7 +86,8 @@ def parse_args(argv):
         "example. The first run installs packages and builds QEMU.",
         epilog="Counts are exact and repeatable: QEMU runs with -icount so "
         "that one clock is one retired instruction (see docs/). Exit "
-        "status: the guest's; 124 when it timed out; 1 when a build, an "
+        "status: the guest's; 124 when it timed out; 3 when --baseline "
+        "found a regression in a run that exited 0; 1 when a build, an "
         "image check or QEMU failed; 2 for a bad command line.")
     p.add_argument("files", nargs="*", metavar="FILE",
                    help="C or assembly sources to compile with the library "
@@ -159,12 +177,58 @@ def parse_args(argv):
                      help="what gprof's times are in: the counter's "
                      "seconds (default), or counter clocks, exact to the "
                      "clock")
+    hot.add_argument("--flamegraph", type=Path, metavar="FILE",
+                     help="also draw the call stacks as an SVG flame graph")
     hot.add_argument("--stacks", type=Path, metavar="FILE",
                      help="also write the call stacks, collapsed (the "
                      "input of flamegraph.pl and speedscope)")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="show the QEMU command line")
+    out = p.add_argument_group(
+        "results", "read by the host from every core when QEMU exits, "
+        "whether or not the guest prints (see docs/user-guide.md)")
+    out.add_argument("--host-report", choices=["auto", "always", "never"],
+                     default="auto",
+                     help="print the host's readout of a core as the "
+                     "report table: auto (default) when the guest printed "
+                     "no report of a core that counted")
+    out.add_argument("--chart", action="store_true",
+                     help="print a text bar chart of each core's sections")
+    out.add_argument("--svg", type=Path, metavar="FILE",
+                     help="write an SVG bar chart of the sections")
+    out.add_argument("--json", type=Path, metavar="FILE",
+                     help="write the run and every core's numbers as JSON "
+                     "(schemas/profile-report.schema.json)")
+    out.add_argument("--timeline", type=Path, metavar="FILE",
+                     help="write every START, STOP, BEGIN and END at its "
+                     "virtual time as a Chrome trace (Perfetto UI, "
+                     "chrome://tracing)")
+    out.add_argument("--timeline-events", type=events,
+                     default=readout.DEFAULT_TIMELINE_EVENTS, metavar="N",
+                     help="commands each core keeps for --timeline "
+                     "(default: %(default)s; later ones are counted as "
+                     "dropped)")
+    out.add_argument("--baseline", type=Path, metavar="FILE",
+                     help="compare with a --json file of an earlier run; "
+                     "print a Markdown table of what changed (also "
+                     f"appended to $GITHUB_STEP_SUMMARY) and exit "
+                     f"{gate.REGRESSION_EXIT} on a regression")
+    out.add_argument("--threshold", type=threshold, action="append",
+                     default=[], metavar="SECTION=REL%[,ABS]",
+                     help="with --baseline: a section (name or number; "
+                     "'*' every section, 'total' the global counter) "
+                     "regresses when its clocks grow by more than REL "
+                     "percent and more than ABS clocks (default: "
+                     f"{gate.DEFAULT_REL:g}%%,{gate.DEFAULT_ABS}; "
+                     "repeatable)")
+    out.add_argument("--junit", type=Path, metavar="FILE",
+                     help="with --baseline: also write the comparison as "
+                     "JUnit XML, a test case per counter")
     args = p.parse_args(argv)
+    if (args.junit or args.threshold) and not args.baseline:
+        p.error("--junit and --threshold go with --baseline")
+    if args.baseline and not args.baseline.is_file():
+        p.error(f"--baseline {args.baseline}: no such file")
     check_files(p, args)
     return args
 
@@ -186,8 +250,10 @@ def check_files(parser, args):
                      f"ELF image")
     if args.gprof and args.sample is None:
         args.sample = hotspots.DEFAULT_PERIOD
-    if (args.gmon or args.stacks) and args.sample is None:
-        parser.error("--gmon and --stacks go with --sample or --gprof")
+    if (args.gmon or args.stacks or args.flamegraph) and \
+            args.sample is None:
+        parser.error("--gmon, --stacks and --flamegraph go with --sample "
+                     "or --gprof")
     if args.gprof and not args.files:
         parser.error("--gprof builds your sources with -pg, or boots an "
                      "image built with -pg: give them")
@@ -251,7 +317,10 @@ def main():
         image = choose_image(args, board, Path(workdir))
         symbols = None if args.no_image_check else \
             preflight.check(board, image)
-        extra = args.qemu_arg + boot.counter_args(board, args.add_counter)
+        found = readout.Readout(workdir, args.timeline_events
+                                if args.timeline else 0)
+        extra = args.qemu_arg + boot.counter_args(
+            board, args.add_counter, found.device_props)
         profiler = None
         if args.sample is not None:
             profiler = hotspots.Profiler(built, board, args.sample,
@@ -260,20 +329,29 @@ def main():
         result = boot.boot(built, board, image, timeout=args.timeout,
                            icount=not args.no_icount, extra=extra,
                            verbose=args.verbose, symbols=symbols,
+                           device_props=found.device_props, keep=True,
                            cwd=workdir)
-        if profiler and not result.timed_out:
-            gmon_path = args.gmon or image.parent / "gmon.out"
-            guest_gmon = Path(workdir) / "gmon.out" if args.gprof else None
-            _, flat = profiler.finish(image, gmon_path, args.stacks,
-                                      args.gprof_unit,
-                                      guest_gmon=guest_gmon)
-            sys.stdout.write(flat)
-            if args.gprof:
-                sys.stdout.write(gprof.run(board, image, gmon_path, "-q"))
-    if result.timed_out:
-        guest = " ".join(args.files) or f"the {args.example} example"
-        say(boot.timeout_message(guest, args.timeout))
-    return result.exit_code
+        cores = found.load(base for base, _ in
+                           board.counters + args.add_counter)
+        if result.timed_out:
+            guest = " ".join(args.files) or f"the {args.example} example"
+            say(boot.timeout_message(guest, args.timeout))
+        elif profiler:
+            report_profile(args, board, profiler, image, Path(workdir))
+        return outputs.produce(args, board, built, image, result, cores)
+
+
+def report_profile(args, board, profiler, image, workdir):
+    """gmon.out, stacks and flame graph; gprof's output on stdout."""
+    gmon_path = args.gmon or image.parent / "gmon.out"
+    guest_gmon = workdir / "gmon.out" if args.gprof else None
+    _, flat = profiler.finish(image, gmon_path, args.stacks,
+                              args.gprof_unit, guest_gmon=guest_gmon,
+                              flamegraph_path=args.flamegraph)
+    sys.stdout.write(flat)
+    if args.gprof:
+        sys.stdout.write(gprof.run(board, image, gmon_path, "-q"))
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

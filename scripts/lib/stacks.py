@@ -29,7 +29,11 @@ def collapse(profile, image):
     return stacks
 
 
+def lines(stacks):
+    """The collapsed lines, sorted."""
+    return [f"{key} {stacks[key]}" for key in sorted(stacks)]
+
+
 def write(path, stacks):
     with open(path, "w") as f:
-        for key in sorted(stacks):
-            f.write(f"{key} {stacks[key]}\n")
+        f.writelines(line + "\n" for line in lines(stacks))

@@ -24,6 +24,7 @@ import boards
 import cache
 import firmware
 import fuzz
+import junit
 import qemu
 from common import (BUILD, REPO, ArgumentParser, Failure, main_guard, run,
                     say)
@@ -37,11 +38,24 @@ class Results:
         self.passed = 0
         self.failed = []
         self.pattern = re.compile(pattern) if pattern else None
+        self.cases = []         # junit.Case of every result, for --junit
+        self._last = time.monotonic()
 
     def wanted(self, name):
         return not self.pattern or self.pattern.search(name)
 
     def record(self, name, ok, detail=""):
+        now = time.monotonic()
+        # "qtest: perf-counter/x" or "boot/scripts/x": suite, then test
+        if ": " in name:
+            suite, _, test = name.partition(": ")
+        else:
+            suite, _, test = name.rpartition("/")
+        self.cases.append(junit.Case(
+            classname=suite.replace("/", "."), name=test or name,
+            seconds=now - self._last,
+            failure=None if ok else (detail or "failed")))
+        self._last = now
         if ok:
             self.passed += 1
             print(f"PASS  {name}", flush=True)
@@ -194,6 +208,9 @@ def main():
     p.add_argument("--fuzz-seconds", type=int, default=FUZZ_SECONDS,
                    metavar="N", help="fuzz the device for N seconds "
                    "(default: %(default)s; 0: no fuzzing)")
+    p.add_argument("--junit", metavar="FILE",
+                   help="also write the results as JUnit XML, a test case "
+                   "per test (for CI)")
     args = p.parse_args()
 
     start = time.monotonic()
@@ -213,6 +230,10 @@ def main():
     say(f"done in {time.monotonic() - start:.0f} s")
     if results.failed:
         print("\nfailed:\n" + "\n".join("  " + n for n in results.failed))
+    if args.junit:
+        junit.write(args.junit, "perf-counter", results.cases,
+                    time.monotonic() - start)
+        say(f"wrote {args.junit}")
     print(f"{results.passed} passed, {len(results.failed)} failed")
     return 1 if results.failed else 0
 

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import tempfile
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import boot
@@ -46,8 +47,11 @@ def profiled(ctx, board, period, run=0):
         found = {"output": result.output}
         if period is not None:
             gmon = Path(tmp) / "gmon.out"
+            flame = Path(tmp) / "flame.svg"
             profile, found["flat"] = profiler.finish(
-                image, gmon, unit="clocks", report=quiet)
+                image, gmon, unit="clocks", report=quiet,
+                flamegraph_path=flame)
+            found["flamegraph"] = flame.read_text()
             found["gmon"] = gmon.read_bytes()
             found["graph"] = gprof.run(board, image, gmon, "-q")
             found["instructions"] = profile.instructions
@@ -160,3 +164,13 @@ def test_pg_workflow_gives_exact_call_counts(ctx, board):
         proc.stdout
     rows = flat(proc.stdout)
     assert rows["callee_c"][0] > 50, rows    # where the time goes
+
+
+def test_flame_graph_draws_the_exact_stacks(ctx, board):
+    svg = ET.fromstring(profiled(ctx, board, plugin.EXACT)["flamegraph"])
+    frames = {r.get("data-name"): int(r.get("data-count"))
+              for r in svg.iter("{http://www.w3.org/2000/svg}rect")
+              if r.get("data-name", "").startswith("callgraph_")}
+    assert frames == dict(zip(FUNCTIONS, [
+        sum(SELF[board.arch]), sum(SELF[board.arch][1:3]),
+        SELF[board.arch][2], SELF[board.arch][3]])), frames

@@ -125,3 +125,16 @@ def test_bad_property_base_on_another_device(ctx, board):
 def test_bad_property_base_overlaps_other_counter(ctx, board):
     refused(ctx, board, "base", "perf-counter,base=0x40031000",
             "perf-counter,base=0x40031000")
+
+
+def test_bad_property_timeline_too_long(ctx, board):
+    refused(ctx, board, "timeline-size", "perf-counter,timeline-size=4194305")
+
+
+def test_bad_property_report_file_in_no_directory(ctx, board):
+    refused(ctx, board, "report-file",
+            "perf-counter,report-file=/nonexistent/dir/report.json")
+
+
+def test_bad_property_report_file_empty(ctx, board):
+    refused(ctx, board, "report-file", "perf-counter,report-file=")

@@ -31,6 +31,13 @@
  * that running 64-bit counters can be read without tearing and without
  * stopping them.  See docs/register-map.md in the perf-counter project.
  *
+ * For the host, the read-only QOM property "report" gives every
+ * counter's clocks, instructions and occurrences (qom-get), "timeline"
+ * the commands recorded with their virtual time (the first
+ * "timeline-size" of them), and "report-file" names a file where both
+ * are written as JSON when QEMU exits (an exit notifier: it also runs
+ * when the guest exits through semihosting, which calls exit()).
+ *
  * Not modelled: the RTL gives sections that are already begun one
  * extra cycle on the clock edge where START is written.  That is an
  * artefact of the clocked design; here every counter starts and stops
@@ -39,16 +46,23 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/error-report.h"
 #include "qemu/log.h"
 #include "qemu/timer.h"
 #include "qemu/host-utils.h"
 #include "qapi/error.h"
+#include "qapi/visitor.h"
+#include "qobject/qdict.h"
+#include "qobject/qjson.h"
+#include "qobject/qlist.h"
+#include "qobject/qnum.h"
 #include "hw/misc/perf-counter.h"
 #include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
 #include "hw/resettable.h"
 #include "migration/vmstate.h"
 #include "system/cpu-timers.h"
+#include "system/system.h"
 #include "trace.h"
 
 /* Registers of counter i are at PERF_COUNTER_STRIDE * i + offset */
@@ -157,6 +171,24 @@ static void perf_counter_clear(PerfCounterState *s)
     memset(s->events, 0, sizeof(s->events));
     memset(s->snap_ticks, 0, sizeof(s->snap_ticks));
     memset(s->snap_insns, 0, sizeof(s->snap_insns));
+}
+
+/* Add a command to the timeline, or count it as dropped when full */
+static void perf_counter_record(PerfCounterState *s, PerfCounterEventKind kind,
+                                unsigned section, PerfCounterNow now)
+{
+    PerfCounterEvent ev = {
+        .ns = now.ns, .insns = now.insns, .kind = kind, .section = section,
+    };
+
+    if (!s->timeline) {
+        return;
+    }
+    if (s->timeline->len < s->timeline_size) {
+        g_array_append_val(s->timeline, ev);
+    } else {
+        s->timeline_dropped++;
+    }
 }
 
 static void perf_counter_snapshot(PerfCounterState *s)
@@ -283,10 +315,11 @@ static uint64_t perf_counter_read(void *opaque, hwaddr offset, unsigned size)
     return value;
 }
 
-static void perf_counter_reset_cmd(PerfCounterState *s)
+static void perf_counter_reset_cmd(PerfCounterState *s, PerfCounterNow now)
 {
     trace_perf_counter_reset_cmd();
     perf_counter_clear(s);
+    perf_counter_record(s, PERF_COUNTER_EV_RESET, 0, now);
 }
 
 static void perf_counter_start(PerfCounterState *s, PerfCounterNow now)
@@ -294,6 +327,7 @@ static void perf_counter_start(PerfCounterState *s, PerfCounterNow now)
     perf_counter_sync(s, now);
     s->enabled = true;
     s->events[0]++;
+    perf_counter_record(s, PERF_COUNTER_EV_START, 0, now);
     trace_perf_counter_start(now.ns);
 }
 
@@ -301,6 +335,7 @@ static void perf_counter_stop(PerfCounterState *s, PerfCounterNow now)
 {
     perf_counter_sync(s, now);
     s->enabled = false;
+    perf_counter_record(s, PERF_COUNTER_EV_STOP, 0, now);
     trace_perf_counter_stop(now.ns);
 }
 
@@ -313,6 +348,7 @@ static void perf_counter_begin(PerfCounterState *s, unsigned section,
     if (s->enabled) {
         s->events[section]++;
     }
+    perf_counter_record(s, PERF_COUNTER_EV_BEGIN, section, now);
     trace_perf_counter_begin(section, now.ns);
 }
 
@@ -321,6 +357,7 @@ static void perf_counter_end(PerfCounterState *s, unsigned section,
 {
     perf_counter_sync(s, now);
     s->section_running &= ~BIT_ULL(section);
+    perf_counter_record(s, PERF_COUNTER_EV_END, section, now);
     trace_perf_counter_end(section, now.ns);
 }
 
@@ -334,7 +371,7 @@ static void perf_counter_write_counter(PerfCounterState *s, unsigned counter,
         if (counter != 0) {
             perf_counter_end(s, counter, perf_counter_now());
         } else if (FIELD_EX32(value, TIME_LO, RESET)) {
-            perf_counter_reset_cmd(s);
+            perf_counter_reset_cmd(s, perf_counter_now());
         } else {
             perf_counter_stop(s, perf_counter_now());
         }
@@ -478,6 +515,130 @@ bool perf_counter_map(DeviceState *dev, MemoryRegion *container,
     return true;
 }
 
+/* Host readout: one counter's numbers, read now */
+static QDict *perf_counter_counter_dict(PerfCounterState *s, unsigned counter,
+                                        PerfCounterNow now)
+{
+    QDict *d = qdict_new();
+
+    qdict_put(d, "clocks", qnum_from_uint(perf_counter_ticks(s, counter,
+                                                             now)));
+    if (icount_enabled()) {
+        qdict_put(d, "instructions",
+                  qnum_from_uint(perf_counter_insns(s, counter, now)));
+    }
+    qdict_put(d, "occurrences", qnum_from_uint(s->events[counter]));
+    return d;
+}
+
+/* Host readout: the "report" property (see docs/register-map.md) */
+static QDict *perf_counter_report(PerfCounterState *s)
+{
+    PerfCounterNow now = perf_counter_now();
+    unsigned sections = MIN(s->num_sections, PERF_COUNTER_MAX_SECTIONS);
+    g_autofree char *path = object_get_canonical_path(OBJECT(s));
+    QDict *report = qdict_new();
+    QList *list = qlist_new();
+    unsigned i;
+
+    qdict_put_int(report, "version", PERF_COUNTER_VERSION);
+    qdict_put_str(report, "qom-path", path ? path : "");
+    if (s->base != PERF_COUNTER_BASE_AUTO) {
+        qdict_put(report, "base", qnum_from_uint(s->base));
+    }
+    qdict_put(report, "clock-frequency", qnum_from_uint(s->freq_hz));
+    qdict_put(report, "num-sections", qnum_from_uint(s->num_sections));
+    qdict_put_bool(report, "icount", icount_enabled());
+    qdict_put_int(report, "virtual-ns", now.ns);
+    qdict_put_bool(report, "enabled", s->enabled);
+    qdict_put(report, "global", perf_counter_counter_dict(s, 0, now));
+    for (i = 1; i <= sections; i++) {
+        QDict *d = perf_counter_counter_dict(s, i, now);
+
+        qdict_put_int(d, "section", i);
+        qdict_put_bool(d, "running", !!(s->section_running & BIT_ULL(i)));
+        qlist_append(list, d);
+    }
+    qdict_put(report, "sections", list);
+    return report;
+}
+
+static const char *const perf_counter_event_names[] = {
+    [PERF_COUNTER_EV_RESET] = "reset",
+    [PERF_COUNTER_EV_START] = "start",
+    [PERF_COUNTER_EV_STOP] = "stop",
+    [PERF_COUNTER_EV_BEGIN] = "begin",
+    [PERF_COUNTER_EV_END] = "end",
+};
+
+/* Host readout: the "timeline" property */
+static QDict *perf_counter_timeline(PerfCounterState *s)
+{
+    QDict *timeline = qdict_new();
+    QList *events = qlist_new();
+    unsigned i;
+
+    qdict_put(timeline, "capacity", qnum_from_uint(s->timeline_size));
+    qdict_put(timeline, "dropped", qnum_from_uint(s->timeline_dropped));
+    for (i = 0; s->timeline && i < s->timeline->len; i++) {
+        PerfCounterEvent *ev = &g_array_index(s->timeline, PerfCounterEvent,
+                                              i);
+        QDict *d = qdict_new();
+
+        qdict_put_str(d, "event", perf_counter_event_names[ev->kind]);
+        if (ev->kind == PERF_COUNTER_EV_BEGIN ||
+            ev->kind == PERF_COUNTER_EV_END) {
+            qdict_put_int(d, "section", ev->section);
+        }
+        qdict_put_int(d, "ns", ev->ns);
+        if (icount_enabled()) {
+            qdict_put_int(d, "instructions", ev->insns);
+        }
+        qlist_append(events, d);
+    }
+    qdict_put(timeline, "events", events);
+    return timeline;
+}
+
+static void perf_counter_get_report(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    QObject *report = QOBJECT(perf_counter_report(PERF_COUNTER(obj)));
+
+    visit_type_any(v, name, &report, errp);
+    qobject_unref(report);
+}
+
+static void perf_counter_get_timeline(Object *obj, Visitor *v,
+                                      const char *name, void *opaque,
+                                      Error **errp)
+{
+    QObject *timeline = QOBJECT(perf_counter_timeline(PERF_COUNTER(obj)));
+
+    visit_type_any(v, name, &timeline, errp);
+    qobject_unref(timeline);
+}
+
+/* When QEMU exits: the report, and the timeline if kept, to report-file */
+static void perf_counter_exit_notify(Notifier *notifier, void *data)
+{
+    PerfCounterState *s = container_of(notifier, PerfCounterState,
+                                       exit_notifier);
+    g_autoptr(QDict) report = perf_counter_report(s);
+    g_autoptr(GString) json = NULL;
+    g_autoptr(GError) err = NULL;
+
+    if (s->timeline) {
+        qdict_put(report, "timeline", perf_counter_timeline(s));
+    }
+    json = qobject_to_json_pretty(QOBJECT(report), true);
+    g_string_append_c(json, '\n');
+    if (!g_file_set_contents(s->report_file, json->str, json->len, &err)) {
+        error_report("perf-counter: cannot write property 'report-file' "
+                     "(%s): %s", s->report_file, err->message);
+    }
+}
+
 static void perf_counter_realize(DeviceState *dev, Error **errp)
 {
     PerfCounterState *s = PERF_COUNTER(dev);
@@ -493,6 +654,45 @@ static void perf_counter_realize(DeviceState *dev, Error **errp)
                    "between 1 and %u Hz (one tick per virtual ns), not %"
                    PRIu32, PERF_COUNTER_MAX_FREQ_HZ, s->freq_hz);
         return;
+    }
+    if (s->timeline_size > PERF_COUNTER_MAX_TIMELINE) {
+        error_setg(errp, "perf-counter: property 'timeline-size' must be "
+                   "between 0 (no timeline) and %u events, not %" PRIu32,
+                   PERF_COUNTER_MAX_TIMELINE, s->timeline_size);
+        return;
+    }
+    if (s->report_file) {
+        g_autoptr(GError) err = NULL;
+
+        /* Fail now, not at exit: create the file, empty until then */
+        if (!*s->report_file ||
+            !g_file_set_contents(s->report_file, "", 0, &err)) {
+            error_setg(errp, "perf-counter: property 'report-file' ('%s'): "
+                       "cannot create it: %s", s->report_file,
+                       err ? err->message : "no file name");
+            return;
+        }
+        s->exit_notifier.notify = perf_counter_exit_notify;
+        qemu_add_exit_notifier(&s->exit_notifier);
+    }
+    if (s->timeline_size) {
+        s->timeline = g_array_sized_new(false, false,
+                                        sizeof(PerfCounterEvent),
+                                        MIN(s->timeline_size, 1024));
+    }
+}
+
+static void perf_counter_unrealize(DeviceState *dev)
+{
+    PerfCounterState *s = PERF_COUNTER(dev);
+
+    if (s->exit_notifier.notify) {
+        qemu_remove_exit_notifier(&s->exit_notifier);
+        s->exit_notifier.notify = NULL;
+    }
+    if (s->timeline) {
+        g_array_free(s->timeline, true);
+        s->timeline = NULL;
     }
 }
 
@@ -539,6 +739,8 @@ static const Property perf_counter_properties[] = {
                        PERF_COUNTER_MAX_FREQ_HZ),
     DEFINE_PROP_UINT64("base", PerfCounterState, base,
                        PERF_COUNTER_BASE_AUTO),
+    DEFINE_PROP_STRING("report-file", PerfCounterState, report_file),
+    DEFINE_PROP_UINT32("timeline-size", PerfCounterState, timeline_size, 0),
 };
 
 static void perf_counter_class_init(ObjectClass *oc, void *data)
@@ -548,10 +750,19 @@ static void perf_counter_class_init(ObjectClass *oc, void *data)
 
     dc->desc = "Performance counter core (Nios II register map)";
     dc->realize = perf_counter_realize;
+    dc->unrealize = perf_counter_unrealize;
     dc->vmsd = &perf_counter_vmstate;
     rc->phases.hold = perf_counter_reset_hold;
     device_class_set_props(dc, perf_counter_properties);
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
+    object_class_property_add(oc, "report", "any", perf_counter_get_report,
+                              NULL, NULL, NULL);
+    object_class_property_set_description(oc, "report",
+        "every counter's clocks, instructions and occurrences, read now");
+    object_class_property_add(oc, "timeline", "any",
+                              perf_counter_get_timeline, NULL, NULL, NULL);
+    object_class_property_set_description(oc, "timeline",
+        "the first timeline-size commands with their virtual time");
 }
 
 static const TypeInfo perf_counter_types[] = {

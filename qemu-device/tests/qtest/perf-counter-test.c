@@ -8,6 +8,10 @@
 
 #include "qemu/osdep.h"
 #include "libqtest.h"
+#include "qapi/error.h"
+#include "qobject/qdict.h"
+#include "qobject/qjson.h"
+#include "qobject/qlist.h"
 
 #define PC_MMIO_SIZE 0x1000
 
@@ -527,6 +531,201 @@ static void test_two_devices(const void *data)
     qtest_quit(qts);
 }
 
+/* A QEMU with one core named "pc", started with more -device options */
+static QTestState *start_with(const Board *board, const char *options)
+{
+    pc_base = board->base;
+    return qtest_initf("-machine %s -device perf-counter,id=pc,"
+                       "clock-frequency=25000000,num-sections=3%s",
+                       board->machine, options);
+}
+
+/* qom-get of the core's property @prop, a JSON object */
+static QDict *qom_get(QTestState *qts, const char *prop)
+{
+    QDict *resp = qtest_qmp(qts, "{'execute': 'qom-get', 'arguments': "
+                            "{'path': '/machine/peripheral/pc', "
+                            "'property': %s}}", prop);
+    QDict *ret = qdict_get_qdict(resp, "return");
+
+    g_assert(ret);
+    qobject_ref(ret);
+    qobject_unref(resp);
+    return ret;
+}
+
+/* Element @index of list @key of @dict, a JSON object */
+static QDict *list_item(QDict *dict, const char *key, size_t index)
+{
+    QList *list = qdict_get_qlist(dict, key);
+    QListEntry *entry;
+
+    g_assert(list);
+    QLIST_FOREACH_ENTRY(list, entry) {
+        if (index-- == 0) {
+            return qobject_to(QDict, qlist_entry_obj(entry));
+        }
+    }
+    g_test_message("%s has no element %zu", key, index);
+    g_test_fail();
+    return qdict_new();     /* leaked; the test has failed */
+}
+
+/* Readout: qom-get "report" gives the live counts the registers give */
+static void test_readout_report(const void *data)
+{
+    QTestState *qts = start_with(data, "");
+    QDict *report, *global, *section;
+
+    pc_start(qts);
+    qtest_clock_step(qts, 5 * TICK_NS);
+    pc_begin(qts, 2);
+    qtest_clock_step(qts, 30 * TICK_NS);
+    pc_end(qts, 2);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    report = qom_get(qts, "report");
+    assert_eq(qdict_get_int(report, "version"), 1);
+    assert_eq(qdict_get_int(report, "clock-frequency"), 25000000);
+    assert_eq(qdict_get_int(report, "num-sections"), 3);
+    assert_eq(qdict_get_int(report, "base"), pc_base);
+    assert_eq(qdict_get_bool(report, "icount"), false);
+    assert_eq(qdict_get_bool(report, "enabled"), true);
+    assert_eq(qlist_size(qdict_get_qlist(report, "sections")), 3);
+    global = qdict_get_qdict(report, "global");
+    /* Live: the global counter still runs */
+    assert_eq(qdict_get_int(global, "clocks"), 45);
+    assert_eq(qdict_get_int(global, "occurrences"), 1);
+    /* No instructions without -icount */
+    assert_eq(qdict_haskey(global, "instructions"), 0);
+    section = list_item(report, "sections", 1);
+    assert_eq(qdict_get_int(section, "section"), 2);
+    assert_eq(qdict_get_int(section, "clocks"), 30);
+    assert_eq(qdict_get_int(section, "occurrences"), 1);
+    assert_eq(qdict_get_bool(section, "running"), false);
+    section = list_item(report, "sections", 0);
+    assert_eq(qdict_get_int(section, "clocks"), 0);
+    qobject_unref(report);
+    /* Reading changed nothing: the registers agree, and time goes on */
+    qtest_clock_step(qts, 5 * TICK_NS);
+    assert_eq(pc_time(qts, 0), 50);
+    assert_eq(pc_time(qts, 2), 30);
+    qtest_quit(qts);
+}
+
+/* Readout: "timeline" holds every command at its virtual time */
+static void test_readout_timeline(const void *data)
+{
+    QTestState *qts = start_with(data, ",timeline-size=100");
+    static const char *const expected[] = { "reset", "start", "begin",
+                                            "end", "stop" };
+    QDict *timeline, *ev;
+    int64_t t0;
+    size_t i;
+
+    pc_reset(qts);
+    pc_start(qts);
+    qtest_clock_step(qts, 7 * TICK_NS);
+    pc_begin(qts, 3);
+    qtest_clock_step(qts, 11 * TICK_NS);
+    pc_end(qts, 3);
+    pc_stop(qts);
+    timeline = qom_get(qts, "timeline");
+    assert_eq(qdict_get_int(timeline, "capacity"), 100);
+    assert_eq(qdict_get_int(timeline, "dropped"), 0);
+    assert_eq(qlist_size(qdict_get_qlist(timeline, "events")), 5);
+    for (i = 0; i < ARRAY_SIZE(expected); i++) {
+        ev = list_item(timeline, "events", i);
+        if (strcmp(qdict_get_str(ev, "event"), expected[i])) {
+            g_test_message("event %zu is %s, expected %s", i,
+                           qdict_get_str(ev, "event"), expected[i]);
+            g_test_fail();
+        }
+    }
+    t0 = qdict_get_int(list_item(timeline, "events", 1), "ns");
+    ev = list_item(timeline, "events", 2);
+    assert_eq(qdict_get_int(ev, "section"), 3);
+    assert_eq(qdict_get_int(ev, "ns") - t0, 7 * TICK_NS);
+    ev = list_item(timeline, "events", 3);
+    assert_eq(qdict_get_int(ev, "ns") - t0, 18 * TICK_NS);
+    /* START and STOP belong to no section */
+    assert_eq(qdict_haskey(list_item(timeline, "events", 4), "section"), 0);
+    qobject_unref(timeline);
+    qtest_quit(qts);
+}
+
+/* Readout: a full timeline keeps the first events, counts the rest */
+static void test_readout_timeline_capped(const void *data)
+{
+    QTestState *qts = start_with(data, ",timeline-size=3");
+    QDict *timeline;
+    int i;
+
+    for (i = 0; i < 10; i++) {
+        pc_begin(qts, 1);
+    }
+    timeline = qom_get(qts, "timeline");
+    assert_eq(qdict_get_int(timeline, "capacity"), 3);
+    assert_eq(qlist_size(qdict_get_qlist(timeline, "events")), 3);
+    assert_eq(qdict_get_int(timeline, "dropped"), 7);
+    qobject_unref(timeline);
+    qtest_quit(qts);
+}
+
+/* Readout: without "timeline-size" nothing is kept */
+static void test_readout_no_timeline(const void *data)
+{
+    QTestState *qts = start_with(data, "");
+    QDict *timeline;
+
+    pc_start(qts);
+    pc_begin(qts, 1);
+    timeline = qom_get(qts, "timeline");
+    assert_eq(qdict_get_int(timeline, "capacity"), 0);
+    assert_eq(qlist_size(qdict_get_qlist(timeline, "events")), 0);
+    assert_eq(qdict_get_int(timeline, "dropped"), 0);
+    qobject_unref(timeline);
+    qtest_quit(qts);
+}
+
+/* Readout: "report-file" gets the report and timeline when QEMU exits */
+static void test_readout_file_at_exit(const void *data)
+{
+    g_autofree char *dir = g_dir_make_tmp("perf-counter-test-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "report.json", NULL);
+    g_autofree char *options = g_strdup_printf(
+        ",timeline-size=10,report-file=%s", path);
+    g_autofree char *text = NULL;
+    QTestState *qts;
+    QDict *report;
+    size_t len;
+
+    g_assert(dir);
+    qts = start_with(data, options);
+    pc_start(qts);
+    pc_begin(qts, 1);
+    qtest_clock_step(qts, 100 * TICK_NS);
+    pc_end(qts, 1);
+    pc_stop(qts);
+    /* Created empty at start, written at exit */
+    g_assert(g_file_get_contents(path, &text, &len, NULL));
+    assert_eq(len, 0);
+    g_clear_pointer(&text, g_free);
+    qtest_quit(qts);
+    g_assert(g_file_get_contents(path, &text, &len, NULL));
+    report = qobject_to(QDict, qobject_from_json(text, &error_abort));
+    g_assert(report);
+    assert_eq(qdict_get_int(qdict_get_qdict(report, "global"), "clocks"),
+              100);
+    assert_eq(qdict_get_int(list_item(report, "sections", 0), "clocks"),
+              100);
+    assert_eq(qlist_size(qdict_get_qlist(qdict_get_qdict(report,
+                                                         "timeline"),
+                                         "events")), 4);
+    qobject_unref(report);
+    unlink(path);
+    rmdir(dir);
+}
+
 static const struct {
     const char *name;
     void (*func)(const void *data);
@@ -551,6 +750,11 @@ static const struct {
     { "ext-identification", test_ext_identification },
     { "ext-running-flags", test_ext_running_flags },
     { "ext-snapshot-latches", test_ext_snapshot_latches },
+    { "readout-report", test_readout_report },
+    { "readout-timeline", test_readout_timeline },
+    { "readout-timeline-capped", test_readout_timeline_capped },
+    { "readout-no-timeline", test_readout_no_timeline },
+    { "readout-file-at-exit", test_readout_file_at_exit },
 };
 
 int main(int argc, char **argv)

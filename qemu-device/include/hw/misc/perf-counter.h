@@ -9,6 +9,7 @@
 #define HW_MISC_PERF_COUNTER_H
 
 #include "hw/sysbus.h"
+#include "qemu/notify.h"
 #include "qom/object.h"
 
 #define TYPE_PERF_COUNTER "perf-counter"
@@ -24,6 +25,25 @@ OBJECT_DECLARE_SIMPLE_TYPE(PerfCounterState, PERF_COUNTER)
 /* "base" property value meaning "let the board choose". */
 #define PERF_COUNTER_BASE_AUTO UINT64_MAX
 
+/* Most events the timeline may hold ("timeline-size") */
+#define PERF_COUNTER_MAX_TIMELINE (1u << 22)
+
+/* A command, as recorded in the timeline */
+typedef enum PerfCounterEventKind {
+    PERF_COUNTER_EV_RESET,
+    PERF_COUNTER_EV_START,
+    PERF_COUNTER_EV_STOP,
+    PERF_COUNTER_EV_BEGIN,
+    PERF_COUNTER_EV_END,
+} PerfCounterEventKind;
+
+typedef struct PerfCounterEvent {
+    int64_t ns;         /* QEMU_CLOCK_VIRTUAL at the command */
+    int64_t insns;      /* retired instructions; 0 without -icount */
+    uint8_t kind;       /* PerfCounterEventKind */
+    uint8_t section;    /* BEGIN and END: the section; otherwise 0 */
+} PerfCounterEvent;
+
 struct PerfCounterState {
     SysBusDevice parent_obj;
 
@@ -33,6 +53,8 @@ struct PerfCounterState {
     uint32_t num_sections;
     uint32_t freq_hz;
     uint64_t base;
+    char *report_file;
+    uint32_t timeline_size;
 
     /* Global enable (START/STOP) */
     bool enabled;
@@ -48,6 +70,15 @@ struct PerfCounterState {
     /* Latched by the SNAPSHOT command */
     uint64_t snap_ticks[PERF_COUNTER_MAX_COUNTERS];
     uint64_t snap_insns[PERF_COUNTER_MAX_COUNTERS];
+
+    /*
+     * Host-side readout, not migrated: the first timeline_size commands
+     * (PerfCounterEvent), how many came after it was full, and the
+     * notifier that writes report_file when QEMU exits.
+     */
+    GArray *timeline;
+    uint64_t timeline_dropped;
+    Notifier exit_notifier;
 };
 
 /**

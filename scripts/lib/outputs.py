@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: MIT
+"""What scripts/profile makes of a run besides the guest's own output:
+the host's readout of every core, and the files and pictures asked for
+(--json, --timeline, --svg, --chart, --baseline with --junit)."""
+
+import sys
+from pathlib import Path
+
+import charts
+import gate
+import junit
+import readout
+import report_json
+import timeline
+from common import say
+
+
+def _wrote(path):
+    say(f"wrote {path} ({Path(path).stat().st_size:,} bytes)")
+
+
+def host_reports(cores, mode):
+    """Print the host's readout of each core the guest printed no report
+    of (mode "auto", and only if it counted anything), of every core
+    ("always"), or of none ("never")."""
+    for core in cores:
+        if mode == "never" or (mode == "auto" and
+                               (core.reported or not core.used)):
+            continue
+        last = max((s.number for s in core.sections
+                    if s.clocks or s.occurrences), default=1)
+        why = "" if core.reported else " (the guest printed none)"
+        print(f"[perf-counter] host readout of the core at "
+              f"{core.base:#010x}{why}:")
+        print(readout.format_report(core, last), end="", flush=True)
+
+
+def produce(args, board, built, image, result, cores):
+    """Everything asked for; returns the exit status (the guest's, or
+    gate.REGRESSION_EXIT for a regression in a run that exited 0)."""
+    if result.timed_out or not cores:
+        say("no readout of the counters: QEMU was stopped before it "
+            "could write one")
+    readout.match_guest_reports(cores, result.output)
+    host_reports(cores, args.host_report)
+    if args.chart:
+        print(charts.text(cores, unicode=_utf8(sys.stdout)), end="",
+              flush=True)
+    doc = None
+    if args.json or args.baseline:
+        doc = report_json.document(
+            board, built.binary(board.arch), image,
+            None if args.no_icount else board.icount_shift, result, cores)
+    if args.json:
+        report_json.write(args.json, doc)
+        _wrote(args.json)
+    if args.timeline:
+        timeline.warn_dropped(cores)
+        timeline.write(args.timeline, cores, {
+            "board": board.name, "image": str(image),
+            "clock_hz": board.freq})
+        _wrote(args.timeline)
+    if args.svg:
+        title = f"{Path(image).name} on {board.name}: clocks per section"
+        Path(args.svg).write_text(charts.svg(cores, title))
+        _wrote(args.svg)
+    status = result.exit_code
+    if args.baseline:
+        regressed = check_baseline(args, doc)
+        if regressed and status == 0:
+            status = gate.REGRESSION_EXIT
+    return status
+
+
+def check_baseline(args, doc):
+    """Compare with --baseline; print and publish the table; True if a
+    counter regressed."""
+    baseline = report_json.load(args.baseline)
+    thresholds = dict(args.threshold)
+    rows = gate.compare(doc, baseline, thresholds)
+    for key in gate.unused_thresholds(rows, thresholds):
+        say(f"--threshold {key}=...: no section of the run is called or "
+            f"numbered {key}")
+    table = gate.markdown(rows)
+    print(table, end="", flush=True)
+    if gate.publish_summary(table):
+        say("appended the table to $GITHUB_STEP_SUMMARY")
+    if args.junit:
+        junit.write(args.junit, "perf-counter regression gate",
+                    gate.junit_cases(rows))
+        _wrote(args.junit)
+    failed = [r for r in rows if r.failed]
+    if failed:
+        say(f"regression against {args.baseline}: "
+            + ", ".join(f"{r.name} ({r.core})" for r in failed))
+    return bool(failed)
+
+
+def _utf8(stream):
+    return (getattr(stream, "encoding", "") or "").lower().replace(
+        "-", "") == "utf8"

@@ -1,0 +1,419 @@
+# SPDX-License-Identifier: MIT
+"""scripts/profile's results for people and CI: --json against its
+schema, --timeline as a Chrome trace, the --baseline regression gate
+(a planted regression, an unchanged run, thresholds) with --junit
+against the Jenkins JUnit schema, --chart, --svg, and the JUnit XML of
+scripts/test."""
+
+import contextlib
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import gate
+import junit
+import readout
+from common import REPO
+
+PROFILE = REPO / "scripts" / "profile"
+SCHEMA = REPO / "schemas" / "profile-report.schema.json"
+JUNIT_XSD = REPO / "schemas" / "vendor" / "junit-10.xsd"
+SVG = "{http://www.w3.org/2000/svg}"
+
+# A loop of LOOPS iterations as section 1 ("work"), an empty section 2
+LOOP = """\
+#include <stdio.h>
+#include "system.h"
+#include "altera_avalon_performance_counter.h"
+
+#ifndef LOOPS
+#define LOOPS 100
+#endif
+
+static volatile int sink;
+
+int main(void)
+{
+    void *p = (void *)PERFORMANCE_COUNTER_BASE;
+    int i;
+
+    PERF_RESET(p);
+    PERF_START_MEASURING(p);
+    PERF_BEGIN(p, 1);
+    for (i = 0; i < LOOPS; i++) {
+        sink += i;
+    }
+    PERF_END(p, 1);
+    PERF_BEGIN(p, 2);
+    PERF_END(p, 2);
+    perf_print_formatted_report(p, alt_get_cpu_freq(), 2, "work", "empty");
+    return 0;
+}
+"""
+
+
+def profile(*args, env=None, timeout=300):
+    return subprocess.run([str(PROFILE)] + [str(a) for a in args],
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=timeout,
+                          env=dict(os.environ, **(env or {})))
+
+
+def ok(proc, code=0):
+    assert proc.returncode == code, (
+        f"exit {proc.returncode}, expected {code}\n{proc.stdout}"
+        f"{proc.stderr}")
+    return proc
+
+
+def schema_errors(doc):
+    import jsonschema
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.Draft7Validator.check_schema(schema)
+    return [e.message for e in
+            jsonschema.Draft7Validator(schema).iter_errors(doc)]
+
+
+def xsd_errors(path):
+    """xmllint's complaints about path against the JUnit schema."""
+    proc = subprocess.run(["xmllint", "--noout", "--schema", str(JUNIT_XSD),
+                           str(path)], capture_output=True, text=True)
+    return "" if proc.returncode == 0 else proc.stderr
+
+
+def guest_rows(stdout):
+    return readout.guest_reports(stdout)
+
+
+# --json
+
+def test_json_document_validates_and_says_everything(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        out, elf = Path(tmp) / "run.json", Path(tmp) / "main.elf"
+        (Path(tmp) / "main.c").write_text(LOOP)
+        proc = ok(profile(Path(tmp) / "main.c", "-o", elf, "--json", out))
+        doc = json.loads(out.read_text())
+        image_sha = hashlib.sha256(elf.read_bytes()).hexdigest()
+    errors = schema_errors(doc)
+    assert not errors, f"--json does not fit its schema: {errors}"
+    assert doc["board"] == board.name and doc["cpu"] == board.cpu
+    assert doc["counter_clock_hz"] == board.freq
+    assert doc["icount"] == {"enabled": True, "shift": board.icount_shift}
+    assert re.fullmatch(r"10\.0\.\d+", doc["qemu"]["version"]), doc["qemu"]
+    assert doc["image"]["sha256"] == image_sha, doc["image"]
+    assert doc["exit_code"] == 0 and not doc["timed_out"]
+    assert [c["base"] for c in doc["cores"]] == \
+        [base for base, _ in board.counters]
+    core = doc["cores"][0]
+    assert core["reported_by_guest"] is True
+    (total, rows), = guest_rows(proc.stdout)
+    assert core["global"]["clocks"] == total
+    for s, (name, clocks, occurrences) in zip(core["sections"], rows):
+        assert (s["name"], s["clocks"], s["occurrences"]) == \
+            (name, clocks, occurrences), (s, name, clocks, occurrences)
+        assert s["instructions"] == s["clocks"]
+    assert core["sections"][1]["clocks"] == 1    # the empty section
+    assert core["sections"][2]["name"] is None   # not in the report
+
+
+def test_json_schema_refuses_a_broken_document(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "run.json"
+        ok(profile("--json", out))
+        doc = json.loads(out.read_text())
+    assert not schema_errors(doc)
+    broken = json.loads(json.dumps(doc))
+    del broken["board"]
+    broken["cores"][0]["sections"][0]["clocks"] = -1
+    broken["image"]["sha256"] = "not a digest"
+    errors = schema_errors(broken)
+    assert len(errors) == 3, errors
+
+
+# --timeline
+
+def trace_problems(doc):
+    """What breaks the Trace Event Format (the JSON Object Format of
+    Google's "Trace Event Format" document) in doc."""
+    problems = []
+    if not isinstance(doc, dict) or not isinstance(
+            doc.get("traceEvents"), list):
+        return ["no traceEvents list"]
+    if doc.get("displayTimeUnit", "ms") not in ("ms", "ns"):
+        problems.append("displayTimeUnit is neither ms nor ns")
+    for i, e in enumerate(doc["traceEvents"]):
+        where = f"event {i} ({e})"
+        if e.get("ph") not in ("B", "E", "X", "i", "I", "M", "C"):
+            problems.append(f"{where}: unknown ph")
+        if not isinstance(e.get("name"), str):
+            problems.append(f"{where}: no name")
+        if not all(isinstance(e.get(k), int) for k in ("pid", "tid")):
+            problems.append(f"{where}: pid and tid must be integers")
+        if e.get("ph") == "M":
+            if e["name"] not in ("process_name", "thread_name",
+                                 "process_sort_index", "thread_sort_index",
+                                 "process_labels") or \
+                    not isinstance(e.get("args"), dict):
+                problems.append(f"{where}: bad metadata event")
+            continue
+        if not isinstance(e.get("ts"), (int, float)) or e["ts"] < 0:
+            problems.append(f"{where}: ts must be microseconds")
+        if e.get("ph") == "X" and not (
+                isinstance(e.get("dur"), (int, float)) and e["dur"] >= 0):
+            problems.append(f"{where}: X needs a duration")
+        if e.get("ph") == "i" and e.get("s", "t") not in ("g", "p", "t"):
+            problems.append(f"{where}: bad instant scope")
+    return problems
+
+
+def test_timeline_is_a_chrome_trace_of_every_command(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "trace.json"
+        proc = ok(profile("--example", "two_cores", "--timeline", out))
+        doc = json.loads(out.read_text())
+    assert not trace_problems(doc), trace_problems(doc)
+    events = doc["traceEvents"]
+    meta = {(e["pid"], e["tid"], e["name"]): e["args"] for e in events
+            if e["ph"] == "M"}
+    # A process per core, named after its base
+    assert meta[(1, 0, "process_name")]["name"] == "perf-counter 0x40030000"
+    assert meta[(2, 0, "process_name")]["name"] == "perf-counter 0x40031000"
+    # A track per section, named as the guest's report names it
+    assert meta[(1, 1, "thread_name")]["name"] == \
+        "section 1: insertion sort", meta
+    assert meta[(2, 3, "thread_name")]["name"] == "section 3: memset"
+    spans = {(e["pid"], e["tid"]): e for e in events if e["ph"] == "X"}
+    assert len(spans) == 8, spans      # 2 globals, 6 sections, once each
+    # Each span's instructions are the section's count in the report
+    reports = guest_rows(proc.stdout)
+    for pid, (total, rows) in enumerate(reports, 1):
+        assert spans[(pid, 0)]["args"]["instructions"] == total
+        for tid, (name, clocks, _) in enumerate(rows, 1):
+            span = spans[(pid, tid)]
+            assert span["name"] == name
+            assert span["args"]["instructions"] == clocks
+            # ts and dur: microseconds of virtual time (shift=5: 32 ns)
+            assert abs(span["dur"] - clocks * 0.032) < 1e-6, span
+    # Sections sit inside their core's global span
+    for (pid, tid), span in spans.items():
+        outer = spans[(pid, 0)]
+        assert outer["ts"] <= span["ts"] and \
+            span["ts"] + span["dur"] <= outer["ts"] + outer["dur"] + 1e-9
+    assert doc["otherData"]["dropped_events"] == \
+        {"0x40030000": 0, "0x40031000": 0}
+
+
+def test_timeline_capped_says_how_many_were_dropped(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        full, capped = Path(tmp) / "full.json", Path(tmp) / "capped.json"
+        ok(profile("--timeline", full, "--json", Path(tmp) / "f.json"))
+        recorded = json.loads((Path(tmp) / "f.json").read_text())[
+            "cores"][0]["timeline"]["recorded"]
+        proc = ok(profile("--timeline", capped, "--timeline-events", "3"))
+        doc = json.loads(capped.read_text())
+    assert recorded > 3
+    dropped = recorded - 3
+    assert (f"timeline of the core at 0x40030000 is capped: it kept the "
+            f"first 3 commands and dropped {dropped}") in proc.stderr, \
+        proc.stderr
+    assert doc["otherData"]["dropped_events"]["0x40030000"] == dropped
+    assert not trace_problems(doc)
+
+
+def test_trace_checks_catch_a_broken_trace(ctx, board):
+    assert trace_problems({"traceEvents": [
+        {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1}]})
+    assert trace_problems({"traceEvents": [
+        {"ph": "Q", "name": "a", "pid": 1, "tid": 1, "ts": 1}]})
+    assert trace_problems([])
+
+
+# --baseline, --threshold, --junit
+
+def loop_baseline(tmp, loops=100):
+    main = Path(tmp) / "main.c"
+    main.write_text(LOOP)
+    base = Path(tmp) / "base.json"
+    ok(profile(main, "-D", f"LOOPS={loops}", "--json", base))
+    return main, base
+
+
+def test_gate_passes_an_unchanged_run(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        main, base = loop_baseline(tmp)
+        xml = Path(tmp) / "gate.xml"
+        proc = ok(profile(main, "--baseline", base, "--junit", xml))
+        problems = xsd_errors(xml)
+        suite = ET.parse(xml).getroot()
+    assert "No change in 12 counters." in proc.stdout, proc.stdout
+    assert not problems, problems
+    assert (suite.get("tests"), suite.get("failures")) == ("12", "0")
+
+
+def test_gate_catches_a_planted_regression(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        main, base = loop_baseline(tmp)
+        xml = Path(tmp) / "gate.xml"
+        summary = Path(tmp) / "summary.md"
+        proc = ok(profile(main, "-D", "LOOPS=110", "--baseline", base,
+                          "--junit", xml,
+                          env={"GITHUB_STEP_SUMMARY": str(summary)}),
+                  gate.REGRESSION_EXIT)
+        problems = xsd_errors(xml)
+        suite = ET.parse(xml).getroot()
+        published = summary.read_text()
+    assert "2 of 12 counters regressed." in proc.stdout, proc.stdout
+    row = re.search(r"^\| 0x40030000 \| work \| ([\d,]+) \| ([\d,]+) \| "
+                    r"\+([\d,]+) \| \+[\d.]+% \| 1%, 0 \| "
+                    r"\*\*REGRESSED\*\* \|$",
+                    proc.stdout, re.M)
+    assert row, proc.stdout
+    before, after, delta = (int(g.replace(",", "")) for g in row.groups())
+    assert after - before == delta > 0
+    assert "| (total) |" in proc.stdout and "| empty |" not in proc.stdout
+    assert published.strip() in proc.stdout and "REGRESSED" in published
+    assert "regression against" in proc.stderr
+    assert not problems, problems
+    assert suite.get("failures") == "2"
+    failed = [c.get("name") for c in suite.iter("testcase")
+              if c.find("failure") is not None]
+    assert sorted(failed) == ["(total)", "work"], failed
+
+
+def test_gate_thresholds_allow_what_they_say(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        main, base = loop_baseline(tmp)
+        # 5 more iterations: a few % more; allowed by 20% on both
+        proc = ok(profile(main, "-D", "LOOPS=105", "--baseline", base,
+                          "--threshold", "work=20%",
+                          "--threshold", "total=20%"))
+        assert "No regression; 2 of 12 counters changed." in proc.stdout, \
+            proc.stdout
+        assert "worse (within threshold)" in proc.stdout
+        # ... but not by an absolute allowance alone
+        proc = ok(profile(main, "-D", "LOOPS=105", "--baseline", base,
+                          "--threshold", "1=0%,5", "--threshold",
+                          "total=50%"), gate.REGRESSION_EXIT)
+        assert re.search(r"\| work \|.*\| 0%, 5 \| \*\*REGRESSED\*\* \|",
+                         proc.stdout), proc.stdout
+        # and a faster run is no regression
+        proc = ok(profile(main, "-D", "LOOPS=50", "--baseline", base))
+        assert "improved" in proc.stdout, proc.stdout
+
+
+def test_gate_options_are_checked(ctx, board):
+    proc = profile("--junit", "x.xml")
+    assert proc.returncode == 2 and "--baseline" in proc.stderr, proc.stderr
+    proc = profile("--baseline", "/nonexistent.json")
+    assert proc.returncode == 2 and "no such file" in proc.stderr
+    proc = profile("--baseline", REPO / "README.md", "--threshold", "work")
+    assert proc.returncode == 2 and "SECTION=REL%" in proc.stderr
+    with tempfile.TemporaryDirectory() as tmp:
+        other = Path(tmp) / "x.json"
+        other.write_text('{"format": "something else"}')
+        proc = profile("--baseline", other)
+    assert proc.returncode == 1 and "not a scripts/profile --json" in \
+        proc.stderr, proc.stderr
+
+
+def test_gate_unit_rules(ctx, board):
+    def doc(clocks):
+        return {"cores": [{"base_hex": "0x1", "global": {"clocks": 1000},
+                           "sections": [{"section": 1, "name": "a",
+                                         "clocks": clocks}]}]}
+    rows = {r.key: r for r in gate.compare(doc(101), doc(100))}
+    assert rows["1"].status == "worse"          # +1% is not over 1%
+    rows = {r.key: r for r in gate.compare(doc(102), doc(100))}
+    assert rows["1"].status == "regressed"
+    rows = {r.key: r for r in gate.compare(
+        doc(102), doc(100), {"a": gate.Threshold(1.0, 2)})}
+    assert rows["1"].status == "worse"          # +2 is not over 2
+    rows = {r.key: r for r in gate.compare({"cores": []}, doc(100))}
+    assert rows["1"].status == "missing" and rows["1"].failed
+    assert gate.parse_threshold("my=sec=2.5%,10") == \
+        ("my=sec", gate.Threshold(2.5, 10))
+
+
+# JUnit XML of scripts/test
+
+def test_junit_of_the_test_runner_validates(ctx, board):
+    import testrun
+    results = testrun.Results(None)
+    with contextlib.redirect_stdout(io.StringIO()):
+        results.record("qtest: perf-counter/mps2-an385/rule", True)
+        results.record("boot/outputs/some_test", False,
+                       "assertion <failed> & \x01 bad bytes\nsecond line")
+        results.record("style/checkpatch: qemu-device/x.c", True)
+    with tempfile.TemporaryDirectory() as tmp:
+        xml = Path(tmp) / "tests.xml"
+        junit.write(xml, "perf-counter", results.cases, 1.5)
+        problems = xsd_errors(xml)
+        suite = ET.parse(xml).getroot()
+        # The schema does reject what is not JUnit
+        bad = Path(tmp) / "bad.xml"
+        bad.write_text('<testsuite name="x" tests="1"><testcase/>'
+                       '</testsuite>')
+        rejected = xsd_errors(bad)
+    assert not problems, problems
+    assert rejected, "xmllint accepted a testsuite without failures/errors"
+    cases = [(c.get("classname"), c.get("name")) for c in
+             suite.iter("testcase")]
+    assert cases == [("qtest", "perf-counter/mps2-an385/rule"),
+                     ("boot.outputs", "some_test"),
+                     ("style/checkpatch".replace("/", "."),
+                      "qemu-device/x.c")], cases
+    assert suite.get("failures") == "1" and suite.get("tests") == "3"
+    failure = suite.find("testcase/failure")
+    assert failure.get("message") == "assertion <failed> & ? bad bytes"
+
+
+# --chart and --svg
+
+def test_text_chart_bars_are_proportional(ctx, board):
+    proc = ok(profile("--chart", env={"PYTHONIOENCODING": "utf-8"}))
+    lines = proc.stdout.splitlines()
+    start = lines.index("core 0x40030000: clocks (one \u2588 = 359.2 clocks)")
+    bars = {}
+    for line in lines[start + 1:start + 5]:
+        m = re.match(r"  (.+?) +([\u2588\u2589-\u258f]*) +([\d,]+) +"
+                     r"[\d.]+%$", line)
+        assert m, line
+        cells = len(m.group(2).rstrip("\u258f")) or (1 if m.group(2)
+                                                    else 0)
+        bars[m.group(1)] = (cells, int(m.group(3).replace(",", "")))
+    assert bars["(total)"] == (40, 14370), bars
+    assert bars["1st checksum_test"][0] == 40   # 99.8% of 40 cells
+    assert bars["ts_overhead"] == (1, 17), bars  # a sliver: counted
+    assert "core 0x40031000" not in proc.stdout  # counted nothing
+
+
+def test_svg_chart_bars_are_proportional(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        svg = Path(tmp) / "chart.svg"
+        ok(profile("--example", "two_cores", "--svg", svg))
+        root = ET.parse(svg).getroot()
+    assert root.tag == f"{SVG}svg"
+    cores = root.findall(f"{SVG}g[@class='core']")
+    assert [g.get("data-base") for g in cores] == \
+        ["0x40030000", "0x40031000"]
+    for g in cores:
+        bars = g.findall(f"{SVG}rect[@class='bar']")
+        labels = [t.text for t in g.findall(f"{SVG}text[@class='label']")]
+        assert labels[0] == "(total)" and len(labels) == len(bars) == 4
+        total = int(bars[0].get("data-clocks"))
+        full = float(bars[0].get("width"))
+        for bar in bars:
+            clocks = int(bar.get("data-clocks"))
+            assert abs(float(bar.get("width")) - full * clocks / total) \
+                < 0.01, (bar.attrib, full, total)
+            assert f"{clocks:,} clocks" in bar.find(f"{SVG}title").text
+    labels = [t.text for t in root.iter(f"{SVG}text")]
+    for name in ["insertion sort", "shell sort", "qsort", "memcpy",
+                 "memcmp", "memset"]:
+        assert name in labels, labels

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: MIT
+"""The host's readout of every core (the device's report-file, written
+when QEMU exits) against what the guest itself prints, on every board;
+and firmware that prints nothing still gets its report from the host."""
+
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import boot
+import readout
+from bootlib import expect_exit
+from common import REPO
+
+PER_BOARD = True
+PROFILE = REPO / "scripts" / "profile"
+
+# Prints nothing: no semihosting output, only the exit through crt0
+SILENT = """\
+#include "system.h"
+#include "altera_avalon_performance_counter.h"
+
+int main(void)
+{
+    void *p = (void *)PERFORMANCE_COUNTER_BASE;
+
+    PERF_RESET(p);
+    PERF_START_MEASURING(p);
+    PERF_BEGIN(p, 2);
+    PERF_END(p, 2);
+    PERF_BEGIN(p, 2);
+    PERF_END(p, 2);
+    PERF_STOP_MEASURING(p);
+    return 0;
+}
+"""
+
+
+def guest_blocks(text):
+    """The report tables the guest printed, as text."""
+    blocks = re.findall(r"^--Performance Counter Report--\n"
+                        r"Total Time:.*\n(?:[|+].*\n)+", text, re.M)
+    assert blocks, "the guest printed no report:\n" + text
+    return blocks
+
+
+def boot_with_readout(ctx, board, example):
+    with tempfile.TemporaryDirectory() as tmp:
+        found = readout.Readout(tmp)
+        result = boot.boot(ctx.qemu, board, ctx.firmware(
+            board, f"firmware/examples/{example}.elf"), capture=True,
+            device_props=found.device_props)
+        expect_exit(result)
+        cores = found.load(base for base, _ in board.counters)
+    assert len(cores) == len(board.counters), (
+        f"{len(cores)} readouts for {len(board.counters)} cores")
+    return result.output, cores
+
+
+def check_equal(ctx, board, example):
+    output, cores = boot_with_readout(ctx, board, example)
+    unmatched = readout.match_guest_reports(cores, output)
+    assert not unmatched, (
+        f"reports of the guest that match no core's readout: {unmatched}; "
+        f"readouts: {cores}")
+    blocks = guest_blocks(output)
+    reported = [c for c in cores if c.reported]
+    assert len(reported) == len(blocks), (
+        f"{len(blocks)} reports printed, {len(reported)} cores matched")
+    for block in blocks:
+        rows = len(re.findall(r"^\|(?! Section)", block, re.M))
+        texts = [readout.format_report(c, rows) for c in reported]
+        assert block in texts, (
+            "the host readout printed as a report differs from the "
+            f"guest's:\n{block}\nhost:\n" + "\n".join(texts))
+
+
+def test_host_readout_equals_guest_report(ctx, board):
+    check_equal(ctx, board, "checksum")
+
+
+def test_host_readout_equals_guest_reports_of_two_cores(ctx, board):
+    check_equal(ctx, board, "two_cores")
+
+
+def test_host_readout_counts_instructions_under_icount(ctx, board):
+    _, cores = boot_with_readout(ctx, board, "checksum")
+    core = cores[0]
+    assert core.icount, "the readout says QEMU ran without -icount"
+    assert core.clock_hz == board.freq
+    # Busy code: one clock per instruction
+    for s in core.sections[:3]:
+        assert s.instructions == s.clocks, (
+            f"section {s.number}: {s.instructions} instructions, "
+            f"{s.clocks} clocks")
+    assert core.sections[1].clocks == 1, core.sections[1]
+
+
+def test_silent_firmware_gets_its_report_from_the_host(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        main = Path(tmp) / "silent.c"
+        main.write_text(SILENT)
+        proc = subprocess.run([str(PROFILE), "--board", board.name, main],
+                              stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    base = board.counters[0][0]
+    lines = proc.stdout.splitlines()
+    assert lines[0] == (f"[perf-counter] host readout of the core at "
+                        f"{base:#010x} (the guest printed none):"), \
+        proc.stdout
+    assert lines[1] == "--Performance Counter Report--", proc.stdout
+    # An empty section measures 1 clock; it ran twice
+    assert re.search(r"^\|section 2 +\| *[0-9.e-]+\| *[0-9.]+\| +2\| +2\|$",
+                     proc.stdout, re.M), proc.stdout
+    assert re.search(r"^\|section 1 +\| +0\| +0\.00000\| +0\| +0\|$",
+                     proc.stdout, re.M), proc.stdout
+    # Nothing of the second core, which counted nothing
+    assert proc.stdout.count("host readout") == 1, proc.stdout
