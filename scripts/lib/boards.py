@@ -100,6 +100,8 @@ MPS2_AN385_RAM = MPS2_SSRAM + [(0x01000000, 64 * 1024),
                                (0x21000000, 16 * MiB)]
 MPS2_AN500_RAM = MPS2_SSRAM + [(0x60000000, 16 * MiB)]
 VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
+# hw/arm/raspi.c: 512 MiB from 0, less the VideoCore's 64 MiB at the top
+RASPI_RAM = [(0x00000000, 448 * MiB)]
 
 
 def _mps2(name, cpu, memory):
@@ -120,6 +122,8 @@ BOARDS = {b.name: b for b in [
     Board("riscv32-virt", "riscv32", "rv32imac",
           ["-machine", "virt", "-bios", "none", "-seed", "1",
            "-nodefaults"], [], [(0x80000000, VIRT_RAM_SIZE)]),
+    Board("raspi1ap", "arm", "ARM1176JZF-S",
+          ["-machine", "raspi1ap", "-nodefaults"], [], RASPI_RAM),
 ]}
 DEFAULT_BOARD = "mps2-an385"
 
