@@ -1,0 +1,151 @@
+/*
+ * ARM-state loops for the ARM1176 performance monitor tests: every
+ * instruction between the PMNC write that starts the counters and the
+ * one that stops them is known, so every count is known exactly.  A
+ * counter counts what happens after the starting MCR, up to and
+ * including the stopping MCR.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+    .syntax unified
+    .arm
+    .text
+
+    .equ START, 4               /* perf-counter core: START global */
+    .equ STOP_OR_RESET, 0
+
+/*
+ * pmu_loop(pmnc r0, n r1): write r0 to PMNC, loop n times, stop.
+ * 2n + 2 instructions and cycles (n subs, n bne, mov, the stopping
+ * MCR); n branches; no calls.
+ */
+    .global pmu_loop
+    .type pmu_loop, %function
+pmu_loop:
+    mcr p15, 0, r0, c15, c12, 0
+1:  subs r1, r1, #1
+    bne 1b
+    mov r2, #0
+    mcr p15, 0, r2, c15, c12, 0
+    bx lr
+    .size pmu_loop, . - pmu_loop
+
+/*
+ * pmu_loop_then(pmnc r0, n r1, pmnc r2): the same, stopped by writing r2
+ * (which keeps, say, an interrupt enable): 2n + 2 again.
+ */
+    .global pmu_loop_then
+    .type pmu_loop_then, %function
+pmu_loop_then:
+    mcr p15, 0, r0, c15, c12, 0
+1:  subs r1, r1, #1
+    bne 1b
+    mov r3, r2
+    mcr p15, 0, r3, c15, c12, 0
+    bx lr
+    .size pmu_loop_then, . - pmu_loop_then
+
+/*
+ * pmu_calls(pmnc r0, n r1): n calls of an empty function.  4n + 2
+ * instructions and cycles (bl, bx lr, subs, bne per round; mov, MCR);
+ * 3n branches (bl, bx, bne); n calls (bl).
+ */
+    .global pmu_calls
+    .type pmu_calls, %function
+pmu_calls:
+    push {r4, lr}
+    mcr p15, 0, r0, c15, c12, 0
+1:  bl pmu_leaf
+    subs r1, r1, #1
+    bne 1b
+    mov r2, #0
+    mcr p15, 0, r2, c15, c12, 0
+    pop {r4, pc}
+    .size pmu_calls, . - pmu_calls
+
+pmu_leaf:
+    bx lr
+
+/*
+ * pmu_not_taken(pmnc r0, n r1): n conditional branches whose condition
+ * fails (and one that loops): a branch executed counts whether or not
+ * it changes the flow.  4n + 2 instructions; 2n branches.
+ */
+    .global pmu_not_taken
+    .type pmu_not_taken, %function
+pmu_not_taken:
+    mcr p15, 0, r0, c15, c12, 0
+1:  cmp r1, #0
+    beq 2f                      /* never taken: r1 >= 1 here */
+    subs r1, r1, #1
+    bne 1b
+2:  mov r2, #0
+    mcr p15, 0, r2, c15, c12, 0
+    bx lr
+    .size pmu_not_taken, . - pmu_not_taken
+
+/*
+ * pmu_with_core(pmnc r0, n r1, core base r2): the same interval timed
+ * by the perf-counter core and the PMU.  The core counts from after its
+ * START store to its STOP store, the PMU from after its starting MCR to
+ * its stopping one: START, MCR, loop, STOP, MCR, so both see 2n + 2.
+ */
+    .global pmu_with_core
+    .type pmu_with_core, %function
+pmu_with_core:
+    mov r3, #0
+    str r3, [r2, #START]
+    mcr p15, 0, r0, c15, c12, 0
+1:  subs r1, r1, #1
+    bne 1b
+    str r3, [r2, #STOP_OR_RESET]
+    mcr p15, 0, r3, c15, c12, 0
+    bx lr
+    .size pmu_with_core, . - pmu_with_core
+
+/*
+ * alt_u32 pmu_user_read_ccnt(int *undefined): read CCNT in User mode.
+ * If the read is an undefined instruction, *undefined = 1 and 0 is
+ * returned.  Runs under a vector table of its own: its undefined
+ * instruction entry notes the fault and resumes after the MRC; an SVC
+ * from User mode comes back to the caller's (privileged) mode.
+ */
+    .global pmu_user_read_ccnt
+    .type pmu_user_read_ccnt, %function
+pmu_user_read_ccnt:
+    push {r4-r7, lr}
+    mov r7, r0
+    mrs r4, cpsr                /* the caller's mode; IRQs stay masked */
+    cpsid i
+    mrc p15, 0, r5, c12, c0, 0  /* the program's VBAR */
+    ldr r6, =user_vectors
+    mcr p15, 0, r6, c12, c0, 0
+    mov r0, #0
+    mov r2, #0                  /* undefined: set by the handler */
+    cps #0x10                   /* User mode: no stack used there */
+    mrc p15, 0, r0, c15, c12, 1
+    svc #1                      /* back, to user_svc below */
+user_back:
+    mcr p15, 0, r5, c12, c0, 0
+    msr cpsr_c, r4
+    str r2, [r7]
+    pop {r4-r7, pc}
+    .size pmu_user_read_ccnt, . - pmu_user_read_ccnt
+
+    .align 5
+user_vectors:
+    b .                         /* reset */
+    b user_undefined
+    b user_svc
+    b .                         /* prefetch abort */
+    b .                         /* data abort */
+    b .
+    b .                         /* IRQ (masked) */
+    b .                         /* FIQ (masked) */
+
+user_undefined:
+    mov r2, #1
+    movs pc, lr                 /* to User mode, after the MRC */
+user_svc:
+    /* In SVC mode with the caller's banked sp: go on there */
+    b user_back
