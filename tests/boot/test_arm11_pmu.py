@@ -147,6 +147,14 @@ def test_overflow_interrupt_comes_at_the_overflow(ctx, board):
     assert r["ccnt"] < 32, r
 
 
+def test_overflow_interrupt_is_taken_and_its_handler_clears_it(ctx, board):
+    r = rec(ctx, "interrupt_taken")
+    # Taken once, right after the overflow: the handler reads CCNT with
+    # its third instruction; cleared by writing PMNC back (E set)
+    assert_counts(r, count=1, flags=0, pending=0)
+    assert 3 <= r["ccnt_in_handler"] <= 8, r
+
+
 def test_user_mode_needs_v(ctx, board):
     assert_counts(rec(ctx, "validation"), v=1)
     assert_counts(rec(ctx, "user_access"), undefined_v0=1, undefined_v1=0,

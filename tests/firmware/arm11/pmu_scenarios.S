@@ -149,3 +149,68 @@ user_undefined:
 user_svc:
     /* In SVC mode with the caller's banked sp: go on there */
     b user_back
+
+/*
+ * pmu_irq_run(n r0): loop n times with IRQs unmasked under a vector
+ * table whose IRQ entry is pmu_irq_entry, then mask them again.
+ */
+    .global pmu_irq_run
+    .type pmu_irq_run, %function
+pmu_irq_run:
+    push {r4, r5, lr}
+    mrs r4, cpsr
+    mrc p15, 0, r5, c12, c0, 0  /* the program's VBAR */
+    ldr r1, =irq_vectors
+    mcr p15, 0, r1, c12, c0, 0
+    cpsie i
+1:  subs r0, r0, #1
+    bne 1b
+    cpsid i
+    mcr p15, 0, r5, c12, c0, 0
+    msr cpsr_c, r4
+    pop {r4, r5, pc}
+    .size pmu_irq_run, . - pmu_irq_run
+
+    .align 5
+irq_vectors:
+    b .                         /* reset */
+    b .                         /* undefined instruction */
+    b .                         /* supervisor call */
+    b .                         /* prefetch abort */
+    b .                         /* data abort */
+    b .
+    b pmu_irq_entry
+    b .                         /* FIQ */
+
+/*
+ * The overflow interrupt's handler, as Linux's ARMv6 driver does it:
+ * read PMNC and write it back, which (E being set) clears the flags
+ * that were set and so drops nPMUIRQ.  Notes CCNT on entry and counts
+ * itself in pmu_irq_count / pmu_irq_ccnt.  IRQ mode's banked sp points
+ * at a save area: picolibc gives IRQ mode no stack.
+ */
+pmu_irq_entry:
+    ldr sp, =irq_save
+    stmia sp, {r0-r2}
+    mrc p15, 0, r0, c15, c12, 1
+    ldr r1, =pmu_irq_ccnt
+    str r0, [r1]
+    mrc p15, 0, r0, c15, c12, 0
+    mcr p15, 0, r0, c15, c12, 0
+    ldr r1, =pmu_irq_count
+    ldr r2, [r1]
+    add r2, r2, #1
+    str r2, [r1]
+    ldmia sp, {r0-r2}
+    subs pc, lr, #4
+
+    .bss
+    .balign 4
+irq_save:
+    .space 12
+    .global pmu_irq_count
+pmu_irq_count:
+    .space 4
+    .global pmu_irq_ccnt
+pmu_irq_ccnt:
+    .space 4
