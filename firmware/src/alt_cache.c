@@ -11,6 +11,9 @@ static void data_barrier(void)
 {
 #if defined(__riscv)
     __asm__ volatile("fence rw, rw" : : : "memory");
+#elif __ARM_ARCH == 6 && !defined(__ARM_ARCH_6M__)
+    /* ARMv6 (ARM1176): the barriers are CP15 operations */
+    __asm__ volatile("mcr p15, 0, %0, c7, c10, 4" : : "r"(0) : "memory");
 #else
     __asm__ volatile("dsb" : : : "memory");
 #endif
@@ -20,6 +23,10 @@ static void instruction_barrier(void)
 {
 #if defined(__riscv)
     __asm__ volatile("fence rw, rw\n\tfence.i" : : : "memory");
+#elif __ARM_ARCH == 6 && !defined(__ARM_ARCH_6M__)
+    __asm__ volatile("mcr p15, 0, %0, c7, c10, 4\n\t"   /* DSB */
+                     "mcr p15, 0, %0, c7, c5, 4"        /* ISB */
+                     : : "r"(0) : "memory");
 #else
     __asm__ volatile("dsb\n\tisb" : : : "memory");
 #endif

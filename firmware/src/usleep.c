@@ -12,8 +12,12 @@
 
 int usleep(useconds_t us)
 {
-    /* Round up: never return early */
-    alt_u64 left = ((alt_u64)us * BOARD_TIMER_HZ + 999999) / 1000000;
+    /*
+     * Round up, and one tick more: the clock may be part-way through
+     * its first tick, so that counting whole ticks alone could return
+     * early by up to a tick (a microsecond on raspi's 1 MHz clock)
+     */
+    alt_u64 left = ((alt_u64)us * BOARD_TIMER_HZ + 999999) / 1000000 + 1;
     alt_u64 last = board_clock_read();
 
     while (left > 0) {

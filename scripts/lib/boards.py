@@ -29,6 +29,9 @@ class Board:
     # [(base, size)] of the RAM QEMU gives the board (with its defaults),
     # where an image may be loaded
     memory: list = field(default_factory=list)
+    # The Arm instruction set the board's code is in (the profiler's
+    # decoder): thumb, or a32 for Arm state
+    isa: str = "thumb"
 
     @property
     def cross_file(self) -> Path:
@@ -100,6 +103,8 @@ MPS2_AN385_RAM = MPS2_SSRAM + [(0x01000000, 64 * 1024),
                                (0x21000000, 16 * MiB)]
 MPS2_AN500_RAM = MPS2_SSRAM + [(0x60000000, 16 * MiB)]
 VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
+# hw/arm/raspi.c: 512 MiB from 0, less the VideoCore's 64 MiB at the top
+RASPI_RAM = [(0x00000000, 448 * MiB)]
 
 
 def _mps2(name, cpu, memory):
@@ -120,6 +125,9 @@ BOARDS = {b.name: b for b in [
     Board("riscv32-virt", "riscv32", "rv32imac",
           ["-machine", "virt", "-bios", "none", "-seed", "1",
            "-nodefaults"], [], [(0x80000000, VIRT_RAM_SIZE)]),
+    Board("raspi1ap", "arm", "ARM1176JZF-S",
+          ["-machine", "raspi1ap", "-nodefaults"], [], RASPI_RAM,
+          isa="a32"),
 ]}
 DEFAULT_BOARD = "mps2-an385"
 

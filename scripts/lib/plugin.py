@@ -9,18 +9,13 @@ from common import Failure
 EXACT = 0   # the profile "period" that counts every instruction
 
 
-def isa(board):
-    """The instruction set the plugin decodes on board."""
-    return getattr(board, "isa", None) or "thumb"
-
-
 def qemu_args(qemu, board, out, period=EXACT, stacks=True):
     """-plugin arguments that profile into out (a file)."""
     options = [f"out={out}",
                f"profile={'exact' if period == EXACT else period}",
                f"stacks={'on' if stacks else 'off'}"]
     if board.arch == "arm":
-        options.append(f"isa={isa(board)}")
+        options.append(f"isa={board.isa}")
     # QEMU's option syntax: a comma in a value is written twice
     return ["-plugin", ",".join([str(qemu.plugin).replace(",", ",,")]
                                 + [o.replace(",", ",,") for o in options])]

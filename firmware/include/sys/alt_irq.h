@@ -2,7 +2,7 @@
  * Nios II HAL interrupt API: what can be offered on these CPUs.
  *
  * alt_irq_disable_all() / alt_irq_enable_all() really mask and restore
- * the CPU's interrupts: PRIMASK on Cortex-M, CPSR.I on Cortex-A,
+ * the CPU's interrupts: PRIMASK on Cortex-M, CPSR.I on Cortex-A and ARM11,
  * mstatus.MIE on RISC-V.  The context is what the Nios II status
  * register would hold: NIOS2_STATUS_PIE_MSK (1) if interrupts were
  * enabled, 0 if not; so nesting works as in the HAL, and nios2.h's
@@ -33,7 +33,8 @@ static ALT_INLINE int ALT_ALWAYS_INLINE alt_irq_enabled(void)
 #if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
     __asm__ volatile("mrs %0, primask" : "=r"(r));
     return !(r & 1);
-#elif defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'A'
+#elif defined(__arm__)
+    /* Cortex-A, ARM11 */
     __asm__ volatile("mrs %0, cpsr" : "=r"(r));
     return !(r & 0x80);
 #elif defined(__riscv)

@@ -12,11 +12,24 @@
  * SPDX-License-Identifier: MIT
  */
     .syntax unified
-    .thumb
     .text
-
     .global __gnu_mcount_nc
     .type __gnu_mcount_nc, %function
+
+#ifndef __thumb__
+    /* The library is built for Arm state (ARM11): so is the hook */
+    .arm
+__gnu_mcount_nc:
+    push {r0, r1, r2, r3, lr}
+    ldr r0, [sp, #20]           @ the call site: the callee's return address
+    bic r0, r0, #1
+    bic r1, lr, #1              @ the callee
+    bl perfctr_gprof_arc
+    pop {r0, r1, r2, r3, ip}    @ ip: back into the callee
+    pop {lr}                    @ the callee's own return address
+    bx ip
+#else
+    .thumb
     .thumb_func
 __gnu_mcount_nc:
     /* 20 bytes, with the caller's pushed word 24: sp stays 8-aligned */
@@ -43,5 +56,6 @@ __gnu_mcount_nc:
     pop {r0, r1, r2, r3}
     add sp, #8
     bx ip
+#endif
 #endif
     .size __gnu_mcount_nc, . - __gnu_mcount_nc

@@ -1,0 +1,42 @@
+/*
+ * raspi board support: the BCM2835 system timer's free-running 64-bit
+ * count (CHI:CLO, 1 MHz, counting virtual time from reset) as the board
+ * timer, the board clock and the source of the system tick.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "board.h"
+#include "io.h"
+#include "raspi.h"
+#include "system.h"
+
+static alt_u64 timer_start;
+
+alt_u64 board_clock_read(void)
+{
+    alt_u32 hi, lo;
+
+    /* CLO wraps into CHI between two reads at most once */
+    do {
+        hi = IORD_32DIRECT(BCM2835_SYSTIMER_BASE, BCM2835_SYSTIMER_CHI);
+        lo = IORD_32DIRECT(BCM2835_SYSTIMER_BASE, BCM2835_SYSTIMER_CLO);
+    } while (hi != IORD_32DIRECT(BCM2835_SYSTIMER_BASE,
+                                 BCM2835_SYSTIMER_CHI));
+    return (alt_u64)hi << 32 | lo;
+}
+
+void board_timer_start(void)
+{
+    timer_start = board_clock_read();
+}
+
+alt_u32 board_timer_read(void)
+{
+    return (alt_u32)(board_clock_read() - timer_start);
+}
+
+alt_u32 board_nticks(void)
+{
+    return (alt_u32)(board_clock_read() /
+                     (BOARD_TIMER_HZ / BOARD_TICKS_PER_SECOND));
+}
