@@ -24,8 +24,9 @@ def period(text):
         return plugin.EXACT
     if text.isdigit() and int(text) > 0:
         return int(text)
-    raise argparse.ArgumentTypeError(f"'{text}' is not a period: give a number of counter "
-                     f"clocks (1 or more) or exact")
+    raise argparse.ArgumentTypeError(
+        f"'{text}' is not a period: give a number of counter clocks (1 or "
+        f"more) or exact")
 
 
 class Profiler:

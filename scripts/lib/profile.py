@@ -330,7 +330,8 @@ def main():
                            icount=not args.no_icount, extra=extra,
                            verbose=args.verbose, symbols=symbols,
                            device_props=found.device_props, keep=True,
-                           cwd=workdir)
+                           # where the -pg program's gmon.out lands
+                           cwd=workdir if args.gprof else None)
         cores = found.load(base for base, _ in
                            board.counters + args.add_counter)
         if result.timed_out:
