@@ -5,7 +5,7 @@ in which function.
 The reports are what picolibc's crt0 prints on the guest's stdout on
 Cortex-M ("ARM fault: KIND" then registers) and RISC-V ("RISCV fault"
 then registers with mepc, mcause, mtval), what
-firmware/boards/arm-virt/fault.c prints on Cortex-A in the Cortex-M
+firmware/boards/arm-vbar/fault.c prints on Cortex-A in the Cortex-M
 form, the library's own line on the virt boards in programs that check
 their counter's base (firmware/src/perfctr_require_core.c), and QEMU's
 own "qemu: fatal: WHY" and register dump on its stderr when a fault

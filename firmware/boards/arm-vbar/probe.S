@@ -1,14 +1,14 @@
 /*
- * arm-virt board support: reading an address that may be empty, and
- * saying so when a program touches one.  On the virt board a load or
- * store where nothing answers is a data abort.  picolibc's crt0 leaves
- * VBAR at 0, where nothing is, so such an abort hangs; exceptions are
- * taken in Thumb state (it sets SCTLR.TE), so the tables here are Thumb.
+ * Board support for the Arm boards with a VBAR (arm-virt, raspi1ap):
+ * reading an address that may be empty, and saying so when a program
+ * touches one.  On these boards a load or store where nothing answers
+ * is a data abort; picolibc's crt0 leaves VBAR at 0, where nothing
+ * useful is, so such an abort would hang.
  *
  * SPDX-License-Identifier: MIT
  */
     .syntax unified
-    .thumb
+#include "arm-state.h"
     .text
 
 /*
@@ -18,7 +18,7 @@
  */
     .global board_probe_read
     .type board_probe_read, %function
-    .thumb_func
+    FUNCTION
 board_probe_read:
     push {r4, r5, lr}
     mrs r4, cpsr                  @ IRQs masked while VBAR is ours
@@ -26,11 +26,11 @@ board_probe_read:
     mrc p15, 0, r5, c12, c0, 0    @ the program's VBAR
     ldr r3, =probe_vectors
     mcr p15, 0, r3, c12, c0, 0
-    isb
-    movs r2, #0                   @ faulted
+    barrier r3
+    mov r2, #0                    @ faulted
     ldr r0, [r0]                  @ on abort: r0 = 0, r2 = 1, on at 1:
 1:  mcr p15, 0, r5, c12, c0, 0
-    isb
+    barrier r3
     msr cpsr_c, r4
     str r0, [r1]
     rsbs r0, r2, #0
@@ -39,19 +39,19 @@ board_probe_read:
 
     .align 5
 probe_vectors:
-    b.w .                         @ reset
-    b.w .                         @ undefined instruction
-    b.w .                         @ supervisor call
-    b.w .                         @ prefetch abort
-    b.w probe_data_abort
-    b.w .
-    b.w .                         @ IRQ (masked)
-    b.w .                         @ FIQ
+    BRANCH .                      @ reset
+    BRANCH .                      @ undefined instruction
+    BRANCH .                      @ supervisor call
+    BRANCH .                      @ prefetch abort
+    BRANCH probe_data_abort
+    BRANCH .
+    BRANCH .                      @ IRQ (masked)
+    BRANCH .                      @ FIQ
 
 probe_data_abort:
     ldr lr, =1b
-    movs r0, #0
-    movs r2, #1
+    mov r0, #0
+    mov r2, #1
     subs pc, lr, #0               @ back to the caller's mode, after the load
 
 /*
@@ -62,24 +62,24 @@ probe_data_abort:
  */
     .global board_fault_report_install
     .type board_fault_report_install, %function
-    .thumb_func
+    FUNCTION
 board_fault_report_install:
     ldr r0, =report_vectors
     mcr p15, 0, r0, c12, c0, 0
-    isb
+    barrier r0
     bx lr
     .size board_fault_report_install, . - board_fault_report_install
 
     .align 5
 report_vectors:
-    ldr.w pc, =arm_halt_vector
-    ldr.w pc, =arm_undef_vector
-    ldr.w pc, =arm_svc_vector
-    ldr.w pc, =arm_prefetch_abort_vector
-    b.w report_data_abort
-    ldr.w pc, =arm_not_used_vector
-    ldr.w pc, =arm_irq_vector
-    ldr.w pc, =arm_fiq_vector
+    LOAD_PC =arm_halt_vector
+    LOAD_PC =arm_undef_vector
+    LOAD_PC =arm_svc_vector
+    LOAD_PC =arm_prefetch_abort_vector
+    BRANCH report_data_abort
+    LOAD_PC =arm_not_used_vector
+    LOAD_PC =arm_irq_vector
+    LOAD_PC =arm_fiq_vector
 
 report_data_abort:
     mrc p15, 0, r0, c6, c0, 0     @ DFAR: the address that faulted

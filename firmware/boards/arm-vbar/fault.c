@@ -1,5 +1,6 @@
 /*
- * arm-virt board support: report a fault the way picolibc's crt0 does
+ * Board support for the Arm boards with a VBAR (arm-virt, raspi1ap):
+ * report a fault the way picolibc's crt0 does
  * on Cortex-M ("ARM fault: KIND", then registers), so that the scripts
  * read every board's faults alike, and exit with 1.
  *
@@ -9,7 +10,7 @@
 #include <stdlib.h>
 #include "alt_types.h"
 
-void arm_virt_fault(int kind, alt_u32 pc);
+void arm_vbar_fault(int kind, alt_u32 pc);
 
 static alt_u32 read_dfar(void)
 {
@@ -27,7 +28,7 @@ static alt_u32 read_ifar(void)
     return v;
 }
 
-void arm_virt_fault(int kind, alt_u32 pc)
+void arm_vbar_fault(int kind, alt_u32 pc)
 {
     static const char *const kinds[] = {
         "undefined instruction", "unexpected svc", "prefetch abort",
