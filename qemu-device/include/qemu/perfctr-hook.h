@@ -25,6 +25,9 @@ typedef enum PerfctrEvent {
     PERFCTR_EVENT_BRANCHES = 4,         /* branch, call, return executed */
     PERFCTR_EVENT_CALLS = 5,            /* calls executed */
     PERFCTR_EVENT_RETURNS = 6,          /* returns executed */
+    PERFCTR_EVENT_TAKEN_BRANCHES = 7,   /* branches that changed the pc */
+    PERFCTR_EVENT_EXCEPTIONS = 8,       /* exceptions and interrupts taken */
+    PERFCTR_EVENT_CYCLES = 9,           /* estimated cycles (timing model) */
     PERFCTR_EVENT_COUNT
 } PerfctrEvent;
 
