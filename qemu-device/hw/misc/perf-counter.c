@@ -703,6 +703,7 @@ static void perf_counter_init(Object *obj)
     memory_region_init_io(&s->iomem, obj, &perf_counter_ops, s,
                           TYPE_PERF_COUNTER, PERF_COUNTER_MMIO_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
+    sysbus_init_irq(SYS_BUS_DEVICE(obj), &s->irq);
 }
 
 static void perf_counter_reset_hold(Object *obj, ResetType type)

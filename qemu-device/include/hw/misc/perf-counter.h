@@ -48,6 +48,8 @@ struct PerfCounterState {
     SysBusDevice parent_obj;
 
     MemoryRegion iomem;
+    /* Raised while an armed threshold or overflow flag is set */
+    qemu_irq irq;
 
     /* Properties */
     uint32_t num_sections;
