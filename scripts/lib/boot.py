@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import faults
+import plugin
 from common import Failure, say
 
 DEFAULT_TIMEOUT = 60
@@ -53,6 +54,9 @@ def command(qemu, board, image, icount=True, extra=(), device_props=None):
     ] + device_args(board, device_props)
     if icount:
         cmd += ["-icount", f"shift={board.icount_shift},sleep=off,align=off"]
+    if "-plugin" not in extra:
+        # The counter cores' selectable events (docs/events.md)
+        cmd += plugin.events_args(qemu, board)
     return cmd + list(extra) + ["-kernel", str(image)]
 
 

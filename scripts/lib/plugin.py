@@ -10,10 +10,21 @@ EXACT = 0   # the profile "period" that counts every instruction
 
 
 def qemu_args(qemu, board, out, period=EXACT, stacks=True):
-    """-plugin arguments that profile into out (a file)."""
-    options = [f"out={out}",
-               f"profile={'exact' if period == EXACT else period}",
-               f"stacks={'on' if stacks else 'off'}"]
+    """-plugin arguments that profile into out (a file), and count the
+    events the devices want."""
+    return _plugin_args(qemu, board, [
+        f"out={out}", f"profile={'exact' if period == EXACT else period}",
+        f"stacks={'on' if stacks else 'off'}"])
+
+
+def events_args(qemu, board):
+    """-plugin arguments that only count the events the devices want
+    (nothing is instrumented until a device selects an event)."""
+    return _plugin_args(qemu, board, [])
+
+
+def _plugin_args(qemu, board, options):
+    options = ["events=on"] + options
     if board.arch == "arm":
         options.append(f"isa={board.isa}")
     # QEMU's option syntax: a comma in a value is written twice

@@ -56,6 +56,8 @@
 #include "qobject/qjson.h"
 #include "qobject/qlist.h"
 #include "qobject/qnum.h"
+#include "hw/core/cpu.h"
+#include "hw/irq.h"
 #include "hw/misc/perf-counter.h"
 #include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
@@ -74,6 +76,17 @@ REG32(TIME_HI, 0x4)
 REG32(EVENTS, 0x8)
 REG32(RESERVED, 0xc)
 
+/* Event select and threshold of counter i: PERF_COUNTER_SELECT_BASE + 16i */
+#define PERF_COUNTER_SELECT_BASE 0x400
+REG32(EVSEL, 0x0)
+REG32(CTRL, 0x4)
+    FIELD(CTRL, THRESH_EN, 0, 1)
+    FIELD(CTRL, OVF_EN, 1, 1)
+    FIELD(CTRL, THRESH_ON_TIME, 2, 1)
+REG32(THRESH_LO, 0x8)
+REG32(THRESH_HI, 0xc)
+#define PERF_COUNTER_CTRL_MASK 0x7
+
 /* Extension block */
 #define PERF_COUNTER_EXT_BASE 0x800
 REG32(MAGIC, 0x800)
@@ -83,39 +96,70 @@ REG32(FREQ_HZ, 0x80c)
 REG32(STATUS, 0x810)
     FIELD(STATUS, ENABLED, 0, 1)
     FIELD(STATUS, ICOUNT, 1, 1)
+    FIELD(STATUS, IRQ, 2, 1)
 REG32(RUNNING_LO, 0x814)
 REG32(RUNNING_HI, 0x818)
 REG32(SNAPSHOT, 0x81c)
-#define PERF_COUNTER_EXT_END 0x820
+REG32(PENDING_LO, 0x820)
+REG32(PENDING_HI, 0x824)
+REG32(EVENTS_AVAILABLE, 0x828)
+#define PERF_COUNTER_EXT_END 0x82c
+
+/* Interrupt flags of counter i: PERF_COUNTER_FLAGS_BASE + 4i, W1C */
+#define PERF_COUNTER_FLAGS_BASE 0x900
+REG32(FLAGS, 0x0)
+    FIELD(FLAGS, THRESH, 0, 1)
+    FIELD(FLAGS, OVF, 1, 1)
+#define PERF_COUNTER_FLAGS_MASK 0x3
 
 /* Latched by SNAPSHOT: counter i at PERF_COUNTER_SNAP_BASE + 0x10 * i */
 #define PERF_COUNTER_SNAP_BASE 0xa00
 REG32(SNAP_TIME_LO, 0x0)
 REG32(SNAP_TIME_HI, 0x4)
-REG32(SNAP_INSNS_LO, 0x8)
-REG32(SNAP_INSNS_HI, 0xc)
+REG32(SNAP_EVENTS_LO, 0x8)
+REG32(SNAP_EVENTS_HI, 0xc)
 
-/* Live retired instructions: counter i at PERF_COUNTER_INSNS_BASE + 8 * i */
-#define PERF_COUNTER_INSNS_BASE 0xe00
-#define PERF_COUNTER_INSNS_STRIDE 0x8
+/* Live event counts, presettable: counter i at PERF_COUNTER_EVCNT_BASE + 8i */
+#define PERF_COUNTER_EVCNT_BASE 0xe00
+#define PERF_COUNTER_EVCNT_STRIDE 0x8
 
 #define PERF_COUNTER_MAGIC 0x544e4350   /* "PCNT" */
-#define PERF_COUNTER_VERSION 1
+#define PERF_COUNTER_VERSION 2
 #define PERF_COUNTER_MAX_FREQ_HZ 1000000000u
 
-/* The emulated clocks, read once per access */
+/* The emulated clocks and event counts, read once per access */
 typedef struct PerfCounterNow {
     int64_t ns;         /* QEMU_CLOCK_VIRTUAL */
     int64_t insns;      /* retired instructions; 0 without -icount */
+    uint64_t events[PERFCTR_EVENT_COUNT];   /* the hook's; 0 if none */
 } PerfCounterNow;
 
-static PerfCounterNow perf_counter_now(void)
+/* The events a counter selects that the hook counts (bit e) */
+static uint32_t perf_counter_hook_events(PerfCounterState *s)
+{
+    uint32_t events = 0;
+    unsigned i;
+
+    for (i = 0; i <= s->num_sections; i++) {
+        if (s->evsel[i] > PERFCTR_EVENT_INSTRUCTIONS) {
+            events |= BIT(s->evsel[i]);
+        }
+    }
+    return events;
+}
+
+static PerfCounterNow perf_counter_now(PerfCounterState *s)
 {
     PerfCounterNow now = {
         .ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
         .insns = icount_enabled() ? icount_get_raw() : 0,
     };
+    unsigned e;
 
+    /* All of them, so that a newly selected event has its baseline */
+    for (e = PERFCTR_EVENT_INSTRUCTIONS + 1; e < PERFCTR_EVENT_COUNT; e++) {
+        perfctr_hook_read_event(s->cpu, e, &now.events[e]);
+    }
     return now;
 }
 
@@ -123,6 +167,21 @@ static bool perf_counter_counting(PerfCounterState *s, unsigned counter)
 {
     return s->enabled &&
            (counter == 0 || (s->section_running & BIT_ULL(counter)));
+}
+
+/* The events counter @counter's selected event has had since the sync */
+static uint64_t perf_counter_new_events(PerfCounterState *s, unsigned counter,
+                                        PerfCounterNow now)
+{
+    unsigned e = s->evsel[counter];
+
+    if (e == PERFCTR_EVENT_NONE || !perf_counter_counting(s, counter)) {
+        return 0;
+    }
+    if (e == PERFCTR_EVENT_INSTRUCTIONS) {
+        return now.insns - s->sync_insns;
+    }
+    return now.events[e] - s->sync_events[e];
 }
 
 /* Bring every running counter up to @now; call before any state change */
@@ -133,11 +192,12 @@ static void perf_counter_sync(PerfCounterState *s, PerfCounterNow now)
     for (i = 0; i <= s->num_sections; i++) {
         if (perf_counter_counting(s, i)) {
             s->counted_ns[i] += now.ns - s->sync_ns;
-            s->counted_insns[i] += now.insns - s->sync_insns;
+            s->counted_events[i] += perf_counter_new_events(s, i, now);
         }
     }
     s->sync_ns = now.ns;
     s->sync_insns = now.insns;
+    memcpy(s->sync_events, now.events, sizeof(s->sync_events));
 }
 
 static uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
@@ -151,15 +211,138 @@ static uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
     return muldiv64(ns, s->freq_hz, NANOSECONDS_PER_SECOND);
 }
 
-static uint64_t perf_counter_insns(PerfCounterState *s, unsigned counter,
-                                   PerfCounterNow now)
+static uint64_t perf_counter_event_count(PerfCounterState *s,
+                                         unsigned counter, PerfCounterNow now)
 {
-    uint64_t insns = s->counted_insns[counter];
+    return s->counted_events[counter] +
+           perf_counter_new_events(s, counter, now);
+}
 
-    if (perf_counter_counting(s, counter)) {
-        insns += now.insns - s->sync_insns;
+/* Virtual ns a counter must count to show @ticks clocks */
+static uint64_t perf_counter_ns_for(PerfCounterState *s, uint64_t ticks)
+{
+    uint64_t ns = muldiv64(ticks, NANOSECONDS_PER_SECOND, s->freq_hz);
+
+    while (muldiv64(ns, s->freq_hz, NANOSECONDS_PER_SECOND) < ticks) {
+        ns++;
     }
-    return insns;
+    return ns;
+}
+
+static uint64_t perf_counter_pending(PerfCounterState *s)
+{
+    uint64_t pending = 0;
+    unsigned i;
+
+    for (i = 0; i <= s->num_sections; i++) {
+        if (s->flags[i]) {
+            pending |= BIT_ULL(i);
+        }
+    }
+    return pending;
+}
+
+/*
+ * Set the flags of the thresholds and wraps reached by @now (synced),
+ * drive the interrupt line, and arm the timer and the hook for the
+ * next ones.  A threshold is a comparison, like RISC-V's mtimecmp: its
+ * flag is set whenever it is enabled and the count is at or above it,
+ * so acknowledging it while that holds sets it again.  A wrap is bits
+ * 63..32 of the event count going up.
+ */
+static void perf_counter_update(PerfCounterState *s, PerfCounterNow now)
+{
+    int64_t deadline = INT64_MAX;
+    unsigned i, e;
+
+    memset(s->hook.target, 0xff, sizeof(s->hook.target));
+    for (i = 0; i <= s->num_sections; i++) {
+        uint64_t count = s->counted_events[i];
+        uint32_t ctrl = s->ctrl[i];
+        bool counting = perf_counter_counting(s, i);
+        uint64_t left = 0;
+
+        e = s->evsel[i];
+        if (count >> 32 != s->wraps[i]) {
+            if (count >> 32 > s->wraps[i] &&
+                FIELD_EX32(ctrl, CTRL, OVF_EN)) {
+                s->flags[i] |= R_FLAGS_OVF_MASK;
+            }
+            s->wraps[i] = count >> 32;
+        }
+        if (FIELD_EX32(ctrl, CTRL, THRESH_EN)) {
+            uint64_t value = FIELD_EX32(ctrl, CTRL, THRESH_ON_TIME) ?
+                             perf_counter_ticks(s, i, now) : count;
+
+            if (value >= s->thresh[i]) {
+                s->flags[i] |= R_FLAGS_THRESH_MASK;
+            } else if (FIELD_EX32(ctrl, CTRL, THRESH_ON_TIME)) {
+                if (counting) {
+                    uint64_t ns = perf_counter_ns_for(s, s->thresh[i]) -
+                                  s->counted_ns[i];
+
+                    deadline = MIN(deadline, now.ns + MIN(ns, INT64_MAX / 2));
+                }
+            } else {
+                left = s->thresh[i] - count;
+            }
+        }
+        if (FIELD_EX32(ctrl, CTRL, OVF_EN)) {
+            uint64_t to_wrap = BIT_ULL(32) - extract64(count, 0, 32);
+
+            left = left ? MIN(left, to_wrap) : to_wrap;
+        }
+        if (left && counting && e == PERFCTR_EVENT_INSTRUCTIONS &&
+            icount_enabled()) {
+            deadline = MIN(deadline, now.ns +
+                           icount_to_ns(MIN(left, INT64_MAX >> 8)));
+        } else if (left && counting && e > PERFCTR_EVENT_INSTRUCTIONS) {
+            s->hook.target[e] = MIN(s->hook.target[e], now.events[e] + left);
+        }
+    }
+    qemu_set_irq(s->irq, perf_counter_pending(s) != 0);
+    if (deadline == INT64_MAX) {
+        timer_del(s->timer);
+    } else {
+        timer_mod(s->timer, deadline);
+    }
+    s->hook.want = perf_counter_hook_events(s);
+    perfctr_hook_arm(&s->hook);
+}
+
+/* Sync, then update: after anything that changes what is counted */
+static void perf_counter_check(PerfCounterState *s)
+{
+    PerfCounterNow now = perf_counter_now(s);
+
+    perf_counter_sync(s, now);
+    perf_counter_update(s, now);
+}
+
+/* A time or instruction threshold is due (or the CPU slept: check) */
+static void perf_counter_timer_expired(void *opaque)
+{
+    perf_counter_check(PERF_COUNTER(opaque));
+}
+
+/* The hook: a target of an event count was reached */
+static void perf_counter_reached(PerfctrHookClient *client)
+{
+    perf_counter_check(container_of(client, PerfCounterState, hook));
+}
+
+/* Event selects, thresholds and flags as after reset */
+static void perf_counter_clear_selects(PerfCounterState *s)
+{
+    unsigned i;
+
+    memset(s->ctrl, 0, sizeof(s->ctrl));
+    memset(s->thresh, 0, sizeof(s->thresh));
+    memset(s->flags, 0, sizeof(s->flags));
+    memset(s->wraps, 0, sizeof(s->wraps));
+    for (i = 0; i < PERF_COUNTER_MAX_COUNTERS; i++) {
+        s->evsel[i] = PERFCTR_EVENT_INSTRUCTIONS;
+    }
 }
 
 static void perf_counter_clear(PerfCounterState *s)
@@ -167,10 +350,11 @@ static void perf_counter_clear(PerfCounterState *s)
     s->enabled = false;
     s->section_running = 0;
     memset(s->counted_ns, 0, sizeof(s->counted_ns));
-    memset(s->counted_insns, 0, sizeof(s->counted_insns));
+    memset(s->counted_events, 0, sizeof(s->counted_events));
     memset(s->events, 0, sizeof(s->events));
     memset(s->snap_ticks, 0, sizeof(s->snap_ticks));
-    memset(s->snap_insns, 0, sizeof(s->snap_insns));
+    memset(s->snap_events, 0, sizeof(s->snap_events));
+    perf_counter_clear_selects(s);
 }
 
 /* Add a command to the timeline, or count it as dropped when full */
@@ -193,12 +377,12 @@ static void perf_counter_record(PerfCounterState *s, PerfCounterEventKind kind,
 
 static void perf_counter_snapshot(PerfCounterState *s)
 {
-    PerfCounterNow now = perf_counter_now();
+    PerfCounterNow now = perf_counter_now(s);
     unsigned i;
 
     for (i = 0; i <= s->num_sections; i++) {
         s->snap_ticks[i] = perf_counter_ticks(s, i, now);
-        s->snap_insns[i] = perf_counter_insns(s, i, now);
+        s->snap_events[i] = perf_counter_event_count(s, i, now);
     }
     trace_perf_counter_snapshot(now.ns);
 }
@@ -217,10 +401,10 @@ static uint64_t perf_counter_read_counter(PerfCounterState *s,
 {
     switch (reg) {
     case A_TIME_LO:
-        return extract64(perf_counter_ticks(s, counter, perf_counter_now()),
+        return extract64(perf_counter_ticks(s, counter, perf_counter_now(s)),
                          0, 32);
     case A_TIME_HI:
-        return extract64(perf_counter_ticks(s, counter, perf_counter_now()),
+        return extract64(perf_counter_ticks(s, counter, perf_counter_now(s)),
                          32, 32);
     case A_EVENTS:
         return s->events[counter];
@@ -229,6 +413,21 @@ static uint64_t perf_counter_read_counter(PerfCounterState *s,
                       "perf-counter: read of reserved word at offset 0x%"
                       HWADDR_PRIx "\n", offset);
         return 0;
+    }
+}
+
+static uint64_t perf_counter_read_select(PerfCounterState *s,
+                                         unsigned counter, hwaddr reg)
+{
+    switch (reg) {
+    case A_EVSEL:
+        return s->evsel[counter];
+    case A_CTRL:
+        return s->ctrl[counter];
+    case A_THRESH_LO:
+        return extract64(s->thresh[counter], 0, 32);
+    default:
+        return extract64(s->thresh[counter], 32, 32);
     }
 }
 
@@ -244,12 +443,20 @@ static uint64_t perf_counter_read_ext(PerfCounterState *s, hwaddr offset)
     case A_FREQ_HZ:
         return s->freq_hz;
     case A_STATUS:
-        return FIELD_DP32(FIELD_DP32(0, STATUS, ENABLED, s->enabled),
-                          STATUS, ICOUNT, !!icount_enabled());
+        return (s->enabled ? R_STATUS_ENABLED_MASK : 0) |
+               (icount_enabled() ? R_STATUS_ICOUNT_MASK : 0) |
+               (perf_counter_pending(s) ? R_STATUS_IRQ_MASK : 0);
     case A_RUNNING_LO:
         return extract64(s->section_running, 0, 32);
     case A_RUNNING_HI:
         return extract64(s->section_running, 32, 32);
+    case A_PENDING_LO:
+        return extract64(perf_counter_pending(s), 0, 32);
+    case A_PENDING_HI:
+        return extract64(perf_counter_pending(s), 32, 32);
+    case A_EVENTS_AVAILABLE:
+        return perfctr_hook_events() |
+               (icount_enabled() ? BIT(PERFCTR_EVENT_INSTRUCTIONS) : 0);
     default:    /* SNAPSHOT is write-only */
         perf_counter_log_unused("read", offset);
         return 0;
@@ -264,18 +471,63 @@ static uint64_t perf_counter_read_snapshot(PerfCounterState *s,
         return extract64(s->snap_ticks[counter], 0, 32);
     case A_SNAP_TIME_HI:
         return extract64(s->snap_ticks[counter], 32, 32);
-    case A_SNAP_INSNS_LO:
-        return extract64(s->snap_insns[counter], 0, 32);
+    case A_SNAP_EVENTS_LO:
+        return extract64(s->snap_events[counter], 0, 32);
     default:
-        return extract64(s->snap_insns[counter], 32, 32);
+        return extract64(s->snap_events[counter], 32, 32);
     }
+}
+
+/* The register blocks with a group of words per counter */
+typedef enum PerfCounterBlock {
+    PERF_COUNTER_BLOCK_NONE,
+    PERF_COUNTER_BLOCK_COUNTER,     /* the original map */
+    PERF_COUNTER_BLOCK_SELECT,      /* event selects and thresholds */
+    PERF_COUNTER_BLOCK_FLAGS,
+    PERF_COUNTER_BLOCK_SNAP,
+    PERF_COUNTER_BLOCK_EVCNT,
+} PerfCounterBlock;
+
+static const struct {
+    PerfCounterBlock block;
+    hwaddr base, stride;
+} perf_counter_blocks[] = {
+    { PERF_COUNTER_BLOCK_COUNTER, 0, PERF_COUNTER_STRIDE },
+    { PERF_COUNTER_BLOCK_SELECT, PERF_COUNTER_SELECT_BASE,
+      PERF_COUNTER_STRIDE },
+    { PERF_COUNTER_BLOCK_FLAGS, PERF_COUNTER_FLAGS_BASE, 4 },
+    { PERF_COUNTER_BLOCK_SNAP, PERF_COUNTER_SNAP_BASE, PERF_COUNTER_STRIDE },
+    { PERF_COUNTER_BLOCK_EVCNT, PERF_COUNTER_EVCNT_BASE,
+      PERF_COUNTER_EVCNT_STRIDE },
+};
+
+/* The block of @offset, and in it the counter and the word's offset */
+static PerfCounterBlock perf_counter_decode(PerfCounterState *s,
+                                            hwaddr offset, unsigned *counter,
+                                            hwaddr *reg)
+{
+    unsigned b;
+
+    for (b = 0; b < ARRAY_SIZE(perf_counter_blocks); b++) {
+        hwaddr rel = offset - perf_counter_blocks[b].base;
+        hwaddr stride = perf_counter_blocks[b].stride;
+
+        if (offset >= perf_counter_blocks[b].base &&
+            rel < (s->num_sections + 1) * stride) {
+            *counter = rel / stride;
+            *reg = rel % stride;
+            return perf_counter_blocks[b].block;
+        }
+    }
+    return PERF_COUNTER_BLOCK_NONE;
 }
 
 static uint64_t perf_counter_read(void *opaque, hwaddr offset, unsigned size)
 {
     PerfCounterState *s = PERF_COUNTER(opaque);
-    unsigned counters = s->num_sections + 1;
     uint64_t value = 0;
+    unsigned counter;
+    hwaddr reg;
 
     if (size != 4 || (offset & 3)) {
         qemu_log_mask(LOG_GUEST_ERROR,
@@ -285,31 +537,31 @@ static uint64_t perf_counter_read(void *opaque, hwaddr offset, unsigned size)
         return 0;
     }
 
-    if (offset < counters * PERF_COUNTER_STRIDE) {
-        value = perf_counter_read_counter(s, offset / PERF_COUNTER_STRIDE,
-                                          offset % PERF_COUNTER_STRIDE,
-                                          offset);
-    } else if (offset >= PERF_COUNTER_EXT_BASE &&
-               offset < PERF_COUNTER_EXT_END) {
-        value = perf_counter_read_ext(s, offset);
-    } else if (offset >= PERF_COUNTER_SNAP_BASE &&
-               offset < PERF_COUNTER_SNAP_BASE +
-                        counters * PERF_COUNTER_STRIDE) {
-        offset -= PERF_COUNTER_SNAP_BASE;
-        value = perf_counter_read_snapshot(s, offset / PERF_COUNTER_STRIDE,
-                                           offset % PERF_COUNTER_STRIDE);
-    } else if (offset >= PERF_COUNTER_INSNS_BASE &&
-               offset < PERF_COUNTER_INSNS_BASE +
-                        counters * PERF_COUNTER_INSNS_STRIDE) {
-        hwaddr rel = offset - PERF_COUNTER_INSNS_BASE;
-        uint64_t insns = perf_counter_insns(s,
-                                            rel / PERF_COUNTER_INSNS_STRIDE,
-                                            perf_counter_now());
-
-        value = extract64(insns, rel % PERF_COUNTER_INSNS_STRIDE ? 32 : 0,
-                          32);
-    } else {
-        perf_counter_log_unused("read", offset);
+    switch (perf_counter_decode(s, offset, &counter, &reg)) {
+    case PERF_COUNTER_BLOCK_COUNTER:
+        value = perf_counter_read_counter(s, counter, reg, offset);
+        break;
+    case PERF_COUNTER_BLOCK_SELECT:
+        value = perf_counter_read_select(s, counter, reg);
+        break;
+    case PERF_COUNTER_BLOCK_FLAGS:
+        value = s->flags[counter];
+        break;
+    case PERF_COUNTER_BLOCK_SNAP:
+        value = perf_counter_read_snapshot(s, counter, reg);
+        break;
+    case PERF_COUNTER_BLOCK_EVCNT:
+        value = extract64(perf_counter_event_count(s, counter,
+                                                   perf_counter_now(s)),
+                          reg ? 32 : 0, 32);
+        break;
+    default:
+        if (offset >= PERF_COUNTER_EXT_BASE && offset < PERF_COUNTER_EXT_END) {
+            value = perf_counter_read_ext(s, offset);
+        } else {
+            perf_counter_log_unused("read", offset);
+        }
+        break;
     }
     trace_perf_counter_read(offset, value);
     return value;
@@ -324,7 +576,6 @@ static void perf_counter_reset_cmd(PerfCounterState *s, PerfCounterNow now)
 
 static void perf_counter_start(PerfCounterState *s, PerfCounterNow now)
 {
-    perf_counter_sync(s, now);
     s->enabled = true;
     s->events[0]++;
     perf_counter_record(s, PERF_COUNTER_EV_START, 0, now);
@@ -333,7 +584,6 @@ static void perf_counter_start(PerfCounterState *s, PerfCounterNow now)
 
 static void perf_counter_stop(PerfCounterState *s, PerfCounterNow now)
 {
-    perf_counter_sync(s, now);
     s->enabled = false;
     perf_counter_record(s, PERF_COUNTER_EV_STOP, 0, now);
     trace_perf_counter_stop(now.ns);
@@ -342,7 +592,6 @@ static void perf_counter_stop(PerfCounterState *s, PerfCounterNow now)
 static void perf_counter_begin(PerfCounterState *s, unsigned section,
                                PerfCounterNow now)
 {
-    perf_counter_sync(s, now);
     s->section_running |= BIT_ULL(section);
     /* A BEGIN while the global counter is stopped is not an occurrence */
     if (s->enabled) {
@@ -355,7 +604,6 @@ static void perf_counter_begin(PerfCounterState *s, unsigned section,
 static void perf_counter_end(PerfCounterState *s, unsigned section,
                              PerfCounterNow now)
 {
-    perf_counter_sync(s, now);
     s->section_running &= ~BIT_ULL(section);
     perf_counter_record(s, PERF_COUNTER_EV_END, section, now);
     trace_perf_counter_end(section, now.ns);
@@ -364,23 +612,23 @@ static void perf_counter_end(PerfCounterState *s, unsigned section,
 /* Original map: a command written to counter @counter's word at @reg */
 static void perf_counter_write_counter(PerfCounterState *s, unsigned counter,
                                        hwaddr reg, uint64_t value,
-                                       hwaddr offset)
+                                       hwaddr offset, PerfCounterNow now)
 {
     switch (reg) {
     case A_TIME_LO:
         if (counter != 0) {
-            perf_counter_end(s, counter, perf_counter_now());
+            perf_counter_end(s, counter, now);
         } else if (FIELD_EX32(value, TIME_LO, RESET)) {
-            perf_counter_reset_cmd(s, perf_counter_now());
+            perf_counter_reset_cmd(s, now);
         } else {
-            perf_counter_stop(s, perf_counter_now());
+            perf_counter_stop(s, now);
         }
         break;
     case A_TIME_HI:
         if (counter != 0) {
-            perf_counter_begin(s, counter, perf_counter_now());
+            perf_counter_begin(s, counter, now);
         } else {
-            perf_counter_start(s, perf_counter_now());
+            perf_counter_start(s, now);
         }
         break;
     default:
@@ -391,11 +639,60 @@ static void perf_counter_write_counter(PerfCounterState *s, unsigned counter,
     }
 }
 
+static void perf_counter_write_select(PerfCounterState *s, unsigned counter,
+                                      hwaddr reg, uint64_t value,
+                                      hwaddr offset)
+{
+    switch (reg) {
+    case A_EVSEL:
+        if (value >= PERFCTR_EVENT_COUNT) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "perf-counter: no event %" PRIu64 " (written at "
+                          "offset 0x%" HWADDR_PRIx "); events are 0 to %d\n",
+                          value, offset, PERFCTR_EVENT_COUNT - 1);
+            return;
+        }
+        s->evsel[counter] = value;
+        s->counted_events[counter] = 0;
+        s->wraps[counter] = 0;
+        break;
+    case A_CTRL:
+        if (value & ~PERF_COUNTER_CTRL_MASK) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "perf-counter: reserved CTRL bits 0x%" PRIx64
+                          " written at offset 0x%" HWADDR_PRIx "\n",
+                          value & ~PERF_COUNTER_CTRL_MASK, offset);
+        }
+        s->ctrl[counter] = value & PERF_COUNTER_CTRL_MASK;
+        break;
+    case A_THRESH_LO:
+        s->thresh[counter] = deposit64(s->thresh[counter], 0, 32, value);
+        break;
+    default:
+        s->thresh[counter] = deposit64(s->thresh[counter], 32, 32, value);
+        break;
+    }
+}
+
+/* Preset counter @counter's event count, half at a time */
+static void perf_counter_preset(PerfCounterState *s, unsigned counter,
+                                bool high, uint64_t value)
+{
+    uint64_t count = deposit64(s->counted_events[counter], high ? 32 : 0, 32,
+                               value);
+
+    s->counted_events[counter] = count;
+    /* A preset is not a wrap */
+    s->wraps[counter] = count >> 32;
+}
+
 static void perf_counter_write(void *opaque, hwaddr offset, uint64_t value,
                                unsigned size)
 {
     PerfCounterState *s = PERF_COUNTER(opaque);
-    unsigned counters = s->num_sections + 1;
+    PerfCounterNow now;
+    unsigned counter;
+    hwaddr reg;
 
     trace_perf_counter_write(offset, value);
     if (size != 4 || (offset & 3)) {
@@ -406,20 +703,41 @@ static void perf_counter_write(void *opaque, hwaddr offset, uint64_t value,
         return;
     }
 
-    if (offset < counters * PERF_COUNTER_STRIDE) {
-        perf_counter_write_counter(s, offset / PERF_COUNTER_STRIDE,
-                                   offset % PERF_COUNTER_STRIDE, value,
-                                   offset);
-    } else if (offset == A_SNAPSHOT) {
-        perf_counter_snapshot(s);
-    } else if (offset >= PERF_COUNTER_EXT_BASE &&
-               offset < PERF_COUNTER_EXT_END) {
+    /* Every write may change what is counted: count up to now first */
+    now = perf_counter_now(s);
+    perf_counter_sync(s, now);
+    switch (perf_counter_decode(s, offset, &counter, &reg)) {
+    case PERF_COUNTER_BLOCK_COUNTER:
+        perf_counter_write_counter(s, counter, reg, value, offset, now);
+        break;
+    case PERF_COUNTER_BLOCK_SELECT:
+        perf_counter_write_select(s, counter, reg, value, offset);
+        break;
+    case PERF_COUNTER_BLOCK_FLAGS:
+        s->flags[counter] &= ~value;
+        break;
+    case PERF_COUNTER_BLOCK_EVCNT:
+        perf_counter_preset(s, counter, reg != 0, value);
+        break;
+    case PERF_COUNTER_BLOCK_SNAP:
         qemu_log_mask(LOG_GUEST_ERROR,
                       "perf-counter: write to read-only word at offset 0x%"
                       HWADDR_PRIx "\n", offset);
-    } else {
-        perf_counter_log_unused("write", offset);
+        break;
+    default:
+        if (offset == A_SNAPSHOT) {
+            perf_counter_snapshot(s);
+        } else if (offset >= PERF_COUNTER_EXT_BASE &&
+                   offset < PERF_COUNTER_EXT_END) {
+            qemu_log_mask(LOG_GUEST_ERROR,
+                          "perf-counter: write to read-only word at offset "
+                          "0x%" HWADDR_PRIx "\n", offset);
+        } else {
+            perf_counter_log_unused("write", offset);
+        }
+        break;
     }
+    perf_counter_update(s, now);
 }
 
 static const MemoryRegionOps perf_counter_ops = {
@@ -515,26 +833,49 @@ bool perf_counter_map(DeviceState *dev, MemoryRegion *container,
     return true;
 }
 
+/* The selectable events, as the host readout names them */
+static const char *const perf_counter_event_names[PERFCTR_EVENT_COUNT] = {
+    [PERFCTR_EVENT_NONE] = "none",
+    [PERFCTR_EVENT_INSTRUCTIONS] = "instructions",
+    [PERFCTR_EVENT_LOADS] = "loads",
+    [PERFCTR_EVENT_STORES] = "stores",
+    [PERFCTR_EVENT_BRANCHES] = "branches",
+    [PERFCTR_EVENT_CALLS] = "calls",
+    [PERFCTR_EVENT_RETURNS] = "returns",
+    [PERFCTR_EVENT_TAKEN_BRANCHES] = "taken-branches",
+    [PERFCTR_EVENT_EXCEPTIONS] = "exceptions",
+    [PERFCTR_EVENT_CYCLES] = "cycles",
+};
+
 /* Host readout: one counter's numbers, read now */
 static QDict *perf_counter_counter_dict(PerfCounterState *s, unsigned counter,
                                         PerfCounterNow now)
 {
     QDict *d = qdict_new();
+    uint64_t count = perf_counter_event_count(s, counter, now);
+    unsigned e = s->evsel[counter];
 
     qdict_put(d, "clocks", qnum_from_uint(perf_counter_ticks(s, counter,
                                                              now)));
-    if (icount_enabled()) {
-        qdict_put(d, "instructions",
-                  qnum_from_uint(perf_counter_insns(s, counter, now)));
+    if (e == PERFCTR_EVENT_INSTRUCTIONS) {
+        if (icount_enabled()) {
+            qdict_put(d, "instructions", qnum_from_uint(count));
+        }
+    } else if (e != PERFCTR_EVENT_NONE) {
+        qdict_put_str(d, "event", perf_counter_event_names[e]);
+        qdict_put(d, "event-count", qnum_from_uint(count));
     }
     qdict_put(d, "occurrences", qnum_from_uint(s->events[counter]));
+    if (s->flags[counter]) {
+        qdict_put(d, "flags", qnum_from_uint(s->flags[counter]));
+    }
     return d;
 }
 
 /* Host readout: the "report" property (see docs/register-map.md) */
 static QDict *perf_counter_report(PerfCounterState *s)
 {
-    PerfCounterNow now = perf_counter_now();
+    PerfCounterNow now = perf_counter_now(s);
     unsigned sections = MIN(s->num_sections, PERF_COUNTER_MAX_SECTIONS);
     g_autofree char *path = object_get_canonical_path(OBJECT(s));
     QDict *report = qdict_new();
@@ -563,7 +904,7 @@ static QDict *perf_counter_report(PerfCounterState *s)
     return report;
 }
 
-static const char *const perf_counter_event_names[] = {
+static const char *const perf_counter_command_names[] = {
     [PERF_COUNTER_EV_RESET] = "reset",
     [PERF_COUNTER_EV_START] = "start",
     [PERF_COUNTER_EV_STOP] = "stop",
@@ -585,7 +926,7 @@ static QDict *perf_counter_timeline(PerfCounterState *s)
                                               i);
         QDict *d = qdict_new();
 
-        qdict_put_str(d, "event", perf_counter_event_names[ev->kind]);
+        qdict_put_str(d, "event", perf_counter_command_names[ev->kind]);
         if (ev->kind == PERF_COUNTER_EV_BEGIN ||
             ev->kind == PERF_COUNTER_EV_END) {
             qdict_put_int(d, "section", ev->section);
@@ -661,6 +1002,11 @@ static void perf_counter_realize(DeviceState *dev, Error **errp)
                    PERF_COUNTER_MAX_TIMELINE, s->timeline_size);
         return;
     }
+    if (s->cpu && !qemu_get_cpu(s->cpu)) {
+        error_setg(errp, "perf-counter: property 'cpu' (%" PRIu32 "): this "
+                   "machine has no such CPU", s->cpu);
+        return;
+    }
     if (s->report_file) {
         g_autoptr(GError) err = NULL;
 
@@ -680,6 +1026,11 @@ static void perf_counter_realize(DeviceState *dev, Error **errp)
                                         sizeof(PerfCounterEvent),
                                         MIN(s->timeline_size, 1024));
     }
+    s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, perf_counter_timer_expired, s);
+    s->hook.vcpu_index = s->cpu;
+    s->hook.reached = perf_counter_reached;
+    memset(s->hook.target, 0xff, sizeof(s->hook.target));
+    perfctr_hook_add_client(&s->hook);
 }
 
 static void perf_counter_unrealize(DeviceState *dev)
@@ -694,6 +1045,9 @@ static void perf_counter_unrealize(DeviceState *dev)
         g_array_free(s->timeline, true);
         s->timeline = NULL;
     }
+    perfctr_hook_remove_client(&s->hook);
+    timer_free(s->timer);
+    s->timer = NULL;
 }
 
 static void perf_counter_init(Object *obj)
@@ -708,13 +1062,46 @@ static void perf_counter_init(Object *obj)
 
 static void perf_counter_reset_hold(Object *obj, ResetType type)
 {
-    perf_counter_clear(PERF_COUNTER(obj));
+    PerfCounterState *s = PERF_COUNTER(obj);
+
+    perf_counter_clear(s);
+    if (s->timer) {
+        timer_del(s->timer);
+        memset(s->hook.target, 0xff, sizeof(s->hook.target));
+        perfctr_hook_arm(&s->hook);
+    }
+    qemu_set_irq(s->irq, 0);
+}
+
+/* Bring the counts up to the instant of the save */
+static int perf_counter_pre_save(void *opaque)
+{
+    PerfCounterState *s = PERF_COUNTER(opaque);
+
+    perf_counter_sync(s, perf_counter_now(s));
+    return 0;
+}
+
+/* The hook's counts are this QEMU's: count from them, re-arm its targets */
+static int perf_counter_post_load(void *opaque, int version_id)
+{
+    PerfCounterState *s = PERF_COUNTER(opaque);
+    PerfCounterNow now = perf_counter_now(s);
+
+    memcpy(s->sync_events, now.events, sizeof(s->sync_events));
+    if (version_id < 2) {
+        perf_counter_clear_selects(s);
+    }
+    perf_counter_update(s, now);
+    return 0;
 }
 
 static const VMStateDescription perf_counter_vmstate = {
     .name = TYPE_PERF_COUNTER,
-    .version_id = 1,
+    .version_id = 2,
     .minimum_version_id = 1,
+    .pre_save = perf_counter_pre_save,
+    .post_load = perf_counter_post_load,
     .fields = (const VMStateField[]) {
         VMSTATE_BOOL(enabled, PerfCounterState),
         VMSTATE_UINT64(section_running, PerfCounterState),
@@ -723,13 +1110,23 @@ static const VMStateDescription perf_counter_vmstate = {
         VMSTATE_UINT32_ARRAY(events, PerfCounterState,
                              PERF_COUNTER_MAX_COUNTERS),
         VMSTATE_INT64(sync_ns, PerfCounterState),
-        VMSTATE_UINT64_ARRAY(counted_insns, PerfCounterState,
+        VMSTATE_UINT64_ARRAY(counted_events, PerfCounterState,
                              PERF_COUNTER_MAX_COUNTERS),
         VMSTATE_INT64(sync_insns, PerfCounterState),
         VMSTATE_UINT64_ARRAY(snap_ticks, PerfCounterState,
                              PERF_COUNTER_MAX_COUNTERS),
-        VMSTATE_UINT64_ARRAY(snap_insns, PerfCounterState,
+        VMSTATE_UINT64_ARRAY(snap_events, PerfCounterState,
                              PERF_COUNTER_MAX_COUNTERS),
+        VMSTATE_UINT32_ARRAY_V(evsel, PerfCounterState,
+                               PERF_COUNTER_MAX_COUNTERS, 2),
+        VMSTATE_UINT32_ARRAY_V(ctrl, PerfCounterState,
+                               PERF_COUNTER_MAX_COUNTERS, 2),
+        VMSTATE_UINT64_ARRAY_V(thresh, PerfCounterState,
+                               PERF_COUNTER_MAX_COUNTERS, 2),
+        VMSTATE_UINT32_ARRAY_V(flags, PerfCounterState,
+                               PERF_COUNTER_MAX_COUNTERS, 2),
+        VMSTATE_UINT32_ARRAY_V(wraps, PerfCounterState,
+                               PERF_COUNTER_MAX_COUNTERS, 2),
         VMSTATE_END_OF_LIST()
     }
 };
@@ -742,6 +1139,7 @@ static const Property perf_counter_properties[] = {
                        PERF_COUNTER_BASE_AUTO),
     DEFINE_PROP_STRING("report-file", PerfCounterState, report_file),
     DEFINE_PROP_UINT32("timeline-size", PerfCounterState, timeline_size, 0),
+    DEFINE_PROP_UINT32("cpu", PerfCounterState, cpu, 0),
 };
 
 static void perf_counter_class_init(ObjectClass *oc, void *data)

@@ -1,29 +1,238 @@
 /*
- * The hook between the perfctr TCG plugin and the perf-counter device
- * (see include/qemu/perfctr-hook.h).
+ * The hook between the perfctr TCG plugin, QEMU's execution loop and
+ * the devices that count guest events (see include/qemu/perfctr-hook.h).
+ *
+ * Clients (devices) are added and called back with the BQL held; the
+ * plugin's counts are per vCPU, read and armed from that vCPU's thread
+ * or with the vCPUs stopped.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
 #include "qemu/atomic.h"
+#include "qemu/main-loop.h"
+#include "exec/cpu-common.h"
+#include "exec/tb-flush.h"
+#include "hw/core/cpu.h"
 #include "qemu/perfctr-hook.h"
 
-static PerfctrEventReader event_reader;
+/* Events QEMU counts itself, without the plugin */
+#define PERFCTR_HOOK_OWN_EVENTS BIT(PERFCTR_EVENT_EXCEPTIONS)
 
-void perfctr_hook_set_event_reader(PerfctrEventReader reader)
+static const PerfctrPluginOps *plugin;
+static PerfctrHookClient *clients;
+/* Events some client wants the plugin to count */
+static uint32_t wanted;
+
+/* Per vCPU: exceptions taken, and the target of the exception count */
+typedef struct PerfctrHookVcpu {
+    uint64_t exceptions;
+    uint64_t exception_target;
+    bool reached;
+} PerfctrHookVcpu;
+
+static GArray *vcpus;
+
+static PerfctrHookVcpu *perfctr_hook_vcpu(unsigned vcpu_index)
 {
-    qatomic_set(&event_reader, reader);
+    static const PerfctrHookVcpu fresh = {
+        .exception_target = PERFCTR_NEVER,
+    };
+
+    if (!vcpus) {
+        vcpus = g_array_new(false, false, sizeof(PerfctrHookVcpu));
+    }
+    while (vcpus->len <= vcpu_index) {
+        g_array_append_val(vcpus, fresh);
+    }
+    return &g_array_index(vcpus, PerfctrHookVcpu, vcpu_index);
+}
+
+void perfctr_hook_set_plugin(const PerfctrPluginOps *ops)
+{
+    qatomic_set(&plugin, ops);
+}
+
+uint32_t perfctr_hook_events(void)
+{
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+
+    return PERFCTR_HOOK_OWN_EVENTS | (ops ? ops->events : 0);
 }
 
 bool perfctr_hook_read_event(unsigned vcpu_index, PerfctrEvent event,
                              uint64_t *count)
 {
-    PerfctrEventReader reader = qatomic_read(&event_reader);
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+    CPUState *cpu;
 
-    if (!reader) {
+    if (event == PERFCTR_EVENT_EXCEPTIONS) {
+        *count = perfctr_hook_vcpu(vcpu_index)->exceptions;
+        return true;
+    }
+    if (!ops || !ops->read || !(ops->events & BIT(event))) {
+        *count = 0;
         return false;
     }
-    *count = reader(vcpu_index, event);
+    /*
+     * Between two blocks (a timer, a callback), where the vCPU goes
+     * next may still change a count (a branch taken or not); inside a
+     * block (an MMIO access) nothing is unsettled.
+     */
+    cpu = qemu_get_cpu(vcpu_index);
+    if (ops->left_code && cpu && cpu->neg.can_do_io) {
+        ops->left_code(vcpu_index, cpu->cc->get_pc(cpu));
+    }
+    *count = ops->read(vcpu_index, event);
     return true;
+}
+
+void perfctr_hook_add_client(PerfctrHookClient *client)
+{
+    client->next = clients;
+    clients = client;
+}
+
+void perfctr_hook_remove_client(PerfctrHookClient *client)
+{
+    PerfctrHookClient **p;
+
+    for (p = &clients; *p; p = &(*p)->next) {
+        if (*p == client) {
+            *p = client->next;
+            break;
+        }
+    }
+    memset(client->target, 0xff, sizeof(client->target));
+    client->want = 0;
+    perfctr_hook_arm(client);
+}
+
+static void perfctr_hook_flush_code(CPUState *cpu, run_on_cpu_data data)
+{
+    tb_flush(cpu);
+}
+
+void perfctr_hook_arm(PerfctrHookClient *client)
+{
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+    uint64_t target[PERFCTR_EVENT_COUNT];
+    uint32_t want = 0;
+    PerfctrHookClient *c;
+    unsigned e;
+
+    memset(target, 0xff, sizeof(target));
+    for (c = clients; c; c = c->next) {
+        want |= c->want;
+        if (c->vcpu_index != client->vcpu_index) {
+            continue;
+        }
+        for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
+            target[e] = MIN(target[e], c->target[e]);
+        }
+    }
+    perfctr_hook_vcpu(client->vcpu_index)->exception_target =
+        target[PERFCTR_EVENT_EXCEPTIONS];
+    if (!ops) {
+        return;
+    }
+    want &= ops->events;
+    if (want & ~wanted) {
+        CPUState *cpu = first_cpu;
+
+        /*
+         * Code translated so far counts only the events wanted then:
+         * retranslate it, once the block running now has finished.
+         */
+        wanted |= want;
+        if (ops->want) {
+            ops->want(wanted);
+        }
+        if (cpu) {
+            async_safe_run_on_cpu(cpu, perfctr_hook_flush_code,
+                                  RUN_ON_CPU_NULL);
+        }
+    }
+    if (ops->arm) {
+        for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
+            if (ops->events & BIT(e)) {
+                ops->arm(client->vcpu_index, e, target[e]);
+            }
+        }
+    }
+}
+
+/* Call back the clients of a vCPU whose target was reached */
+void perfctr_hook_cpu_exec_boundary(CPUState *cpu)
+{
+    PerfctrHookVcpu *v;
+    PerfctrHookClient *c;
+    bool locked;
+
+    if (!vcpus || cpu->cpu_index >= vcpus->len) {
+        return;
+    }
+    v = perfctr_hook_vcpu(cpu->cpu_index);
+    if (!qatomic_read(&v->reached)) {
+        return;
+    }
+    qatomic_set(&v->reached, false);
+    locked = bql_locked();
+    if (!locked) {
+        bql_lock();
+    }
+    for (c = clients; c; c = c->next) {
+        if (c->vcpu_index == cpu->cpu_index) {
+            c->reached(c);
+        }
+    }
+    if (!locked) {
+        bql_unlock();
+    }
+}
+
+static void perfctr_hook_mark_reached(CPUState *cpu)
+{
+    qatomic_set(&perfctr_hook_vcpu(cpu->cpu_index)->reached, true);
+    /* Leave translated code before the next block starts */
+    qatomic_set(&cpu->neg.icount_decr.u16.high, -1);
+}
+
+void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc)
+{
+    CPUState *cpu = current_cpu;
+
+    if (!cpu || cpu->cpu_index != vcpu_index) {
+        cpu = qemu_get_cpu(vcpu_index);
+    }
+    if (!cpu) {
+        return;
+    }
+    perfctr_hook_mark_reached(cpu);
+    if (host_pc && cpu == current_cpu) {
+        /* Back to the instruction that has not run, then the clients */
+        cpu_loop_exit_restore(cpu, host_pc);
+    }
+}
+
+void perfctr_hook_cpu_exception_entry(CPUState *cpu, uint64_t resume_pc)
+{
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+
+    if (ops && ops->left_code) {
+        ops->left_code(cpu->cpu_index, resume_pc);
+    }
+}
+
+void perfctr_hook_cpu_exception_taken(CPUState *cpu)
+{
+    PerfctrHookVcpu *v = perfctr_hook_vcpu(cpu->cpu_index);
+
+    if (++v->exceptions >= v->exception_target) {
+        v->exception_target = PERFCTR_NEVER;
+        perfctr_hook_mark_reached(cpu);
+        /* Called back before the handler's first instruction */
+        perfctr_hook_cpu_exec_boundary(cpu);
+    }
 }

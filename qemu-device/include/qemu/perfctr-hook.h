@@ -1,11 +1,20 @@
 /*
- * The one hook between the perfctr TCG plugin and the perf-counter
- * device: the plugin counts events in executed guest code and tells
- * QEMU how to read them; the device reads them on each access.
+ * The one hook between the perfctr TCG plugin, QEMU's execution loop
+ * and the devices that count guest events (the perf-counter device,
+ * the ARM1176 performance monitor).
+ *
+ * The plugin counts events in executed guest code and hands QEMU its
+ * operations (PerfctrPluginOps); QEMU counts the exceptions and
+ * interrupts taken itself; a device registers as a client, reads
+ * counts, says which events it wants counted and arms targets: when
+ * a vCPU's count of an event reaches a client's target, the client is
+ * called back between two guest instructions, before the next one
+ * runs, so that an interrupt it raises is taken at that instruction.
  *
  * Plugins reach QEMU only through exported symbols, so this header is
  * plain C, included by both sides (the plugin through contrib's
- * include path), and perfctr_hook_set_event_reader is exported.
+ * include path), and the functions the plugin calls are exported
+ * (plugins/perfctr-hook.symbols).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -16,7 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Events the plugin counts exactly; the numbers are the register values */
+/* Events counted exactly; the numbers are the devices' register values */
 typedef enum PerfctrEvent {
     PERFCTR_EVENT_NONE = 0,
     PERFCTR_EVENT_INSTRUCTIONS = 1,     /* executed instructions */
@@ -31,15 +40,72 @@ typedef enum PerfctrEvent {
     PERFCTR_EVENT_COUNT
 } PerfctrEvent;
 
-/* The count of event so far on the vCPU; 0 for events it does not count */
-typedef uint64_t (*PerfctrEventReader)(unsigned vcpu_index,
-                                       PerfctrEvent event);
+/* A target that is never reached */
+#define PERFCTR_NEVER UINT64_MAX
+
+/* What the plugin offers QEMU; any member may be NULL */
+typedef struct PerfctrPluginOps {
+    /* Events the plugin can count (bit e for event e) */
+    uint32_t events;
+    /* The count of event so far on the vCPU */
+    uint64_t (*read)(unsigned vcpu_index, PerfctrEvent event);
+    /* Count these events from now on (bit e for event e) */
+    void (*want)(uint32_t events);
+    /*
+     * Call perfctr_hook_reached() when the vCPU's count of event
+     * reaches target (PERFCTR_NEVER: disarm)
+     */
+    void (*arm)(unsigned vcpu_index, PerfctrEvent event, uint64_t target);
+    /*
+     * The vCPU left translated code and resumes at pc (an exception,
+     * an interrupt, a device reading counts between two blocks):
+     * settle what depends on where execution goes next.
+     */
+    void (*left_code)(unsigned vcpu_index, uint64_t pc);
+} PerfctrPluginOps;
 
 /* Called by the plugin when it is installed (exported by QEMU) */
-void perfctr_hook_set_event_reader(PerfctrEventReader reader);
+void perfctr_hook_set_plugin(const PerfctrPluginOps *ops);
 
-/* Called by the device: false if no plugin counts events */
+/*
+ * Called by the plugin when a count armed with ops->arm is reached.
+ * host_pc 0: reached by the last instruction of a block, with that
+ * instruction about to run; the clients are called back after it.
+ * Otherwise the count was reached by the instruction before the one
+ * whose translated code returns to host_pc, which has not run yet:
+ * QEMU leaves the block there and calls the clients back before it.
+ */
+void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc);
+
+/* A device counting events of one vCPU */
+typedef struct PerfctrHookClient PerfctrHookClient;
+struct PerfctrHookClient {
+    unsigned vcpu_index;
+    /* Called between two instructions once a target has been reached */
+    void (*reached)(PerfctrHookClient *client);
+    /* Set by the client, then perfctr_hook_arm(); PERFCTR_NEVER: none */
+    uint64_t target[PERFCTR_EVENT_COUNT];
+    uint32_t want;
+    PerfctrHookClient *next;
+};
+
+void perfctr_hook_add_client(PerfctrHookClient *client);
+void perfctr_hook_remove_client(PerfctrHookClient *client);
+
+/* The events that can be counted now (bit e for event e) */
+uint32_t perfctr_hook_events(void);
+
+/* false if event is not counted now (no plugin, or not one it counts) */
 bool perfctr_hook_read_event(unsigned vcpu_index, PerfctrEvent event,
                              uint64_t *count);
+
+/* Count client->want from now on and arm client->target */
+void perfctr_hook_arm(PerfctrHookClient *client);
+
+/* Called by QEMU's execution loop (accel/tcg/cpu-exec.c) */
+typedef struct CPUState CPUState;
+void perfctr_hook_cpu_exec_boundary(CPUState *cpu);
+void perfctr_hook_cpu_exception_entry(CPUState *cpu, uint64_t resume_pc);
+void perfctr_hook_cpu_exception_taken(CPUState *cpu);
 
 #endif

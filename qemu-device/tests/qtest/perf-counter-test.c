@@ -54,6 +54,28 @@ static uint64_t pc_base;
 #define SNAP_INSNS_LO(i) (pc_base + 0xa00 + 16 * (i) + 8)
 #define INSNS_LO(i) (pc_base + 0xe00 + 8 * (i))
 
+/* Extension version 2: event selects, thresholds, interrupt flags */
+#define EVSEL(i) (pc_base + 0x400 + 16 * (i))
+#define CTRL(i) (pc_base + 0x404 + 16 * (i))
+#define CTRL_THRESH_EN 1
+#define CTRL_OVF_EN 2
+#define CTRL_THRESH_ON_TIME 4
+#define THRESH_LO(i) (pc_base + 0x408 + 16 * (i))
+#define THRESH_HI(i) (pc_base + 0x40c + 16 * (i))
+#define EXT_PENDING_LO 0x820
+#define EXT_PENDING_HI 0x824
+#define EXT_EVENTS_AVAILABLE 0x828
+#define STATUS_IRQ 4
+#define FLAGS(i) (pc_base + 0x900 + 4 * (i))
+#define FLAG_THRESH 1
+#define FLAG_OVF 2
+#define EVCNT_LO(i) (pc_base + 0xe00 + 8 * (i))
+#define EVCNT_HI(i) (pc_base + 0xe04 + 8 * (i))
+#define EVENT_INSTRUCTIONS 1
+#define EVENT_LOADS 2
+#define EVENT_EXCEPTIONS 8
+#define EVENT_CYCLES 9
+
 /* 25 MHz: one tick is 40 ns */
 #define TICK_NS 40
 
@@ -366,8 +388,11 @@ static void test_unused_words_read_zero(const void *data)
     qtest_writel(qts, pc_base + EXT_SNAPSHOT, 0);
     assert_eq(qtest_readl(qts, RESERVED(0)), 0);
     assert_eq(qtest_readl(qts, RESERVED(1)), 0);
-    assert_zero_between(qts, 16 * 4, 0x800);            /* past counter 3 */
-    assert_zero_between(qts, EXT_SNAPSHOT, 0xa00);      /* SNAPSHOT is WO */
+    assert_zero_between(qts, 16 * 4, 0x400);            /* past counter 3 */
+    assert_zero_between(qts, 0x400 + 16 * 4, 0x800);    /* selects */
+    assert_zero_between(qts, EXT_SNAPSHOT, EXT_EVENTS_AVAILABLE);
+    assert_zero_between(qts, EXT_EVENTS_AVAILABLE + 4, 0x900);
+    assert_zero_between(qts, 0x900 + 4 * 4, 0xa00);     /* flags */
     assert_zero_between(qts, 0xa00 + 16 * 4, 0xe00);    /* snapshots */
     assert_zero_between(qts, 0xe00 + 8 * 4, PC_MMIO_SIZE);  /* insns */
     qtest_quit(qts);
@@ -379,7 +404,7 @@ static void test_ext_identification(const void *data)
     QTestState *qts = start_board(data, 31250000, 5);
 
     assert_eq(qtest_readl(qts, pc_base + EXT_MAGIC), 0x544e4350);
-    assert_eq(qtest_readl(qts, pc_base + EXT_VERSION), 1);
+    assert_eq(qtest_readl(qts, pc_base + EXT_VERSION), 2);
     assert_eq(qtest_readl(qts, pc_base + EXT_NUM_SECTIONS), 5);
     assert_eq(qtest_readl(qts, pc_base + EXT_FREQ_HZ), 31250000);
     /* qtest runs without -icount: no instruction counting */
@@ -584,7 +609,7 @@ static void test_readout_report(const void *data)
     pc_end(qts, 2);
     qtest_clock_step(qts, 10 * TICK_NS);
     report = qom_get(qts, "report");
-    assert_eq(qdict_get_int(report, "version"), 1);
+    assert_eq(qdict_get_int(report, "version"), 2);
     assert_eq(qdict_get_int(report, "clock-frequency"), 25000000);
     assert_eq(qdict_get_int(report, "num-sections"), 3);
     assert_eq(qdict_get_int(report, "base"), pc_base);
@@ -726,6 +751,205 @@ static void test_readout_file_at_exit(const void *data)
     rmdir(dir);
 }
 
+/* The level of the core's interrupt output, intercepted by the test */
+static QTestState *start_intercepted(const void *data)
+{
+    QTestState *qts = start_with(data, "");
+
+    qtest_irq_intercept_out_named(qts, "/machine/peripheral/pc",
+                                  "sysbus-irq");
+    return qts;
+}
+
+static void set_threshold(QTestState *qts, int counter, uint64_t value,
+                          uint32_t ctrl)
+{
+    qtest_writel(qts, THRESH_LO(counter), value);
+    qtest_writel(qts, THRESH_HI(counter), value >> 32);
+    qtest_writel(qts, CTRL(counter), ctrl);
+}
+
+/* Events: every select, threshold and flag register, and its reset */
+static void test_event_registers(const void *data)
+{
+    QTestState *qts = start_default(data);
+    int i;
+
+    for (i = 0; i <= 3; i++) {
+        assert_eq(qtest_readl(qts, EVSEL(i)), EVENT_INSTRUCTIONS);
+        assert_eq(qtest_readl(qts, CTRL(i)), 0);
+        assert_eq(qtest_readl(qts, THRESH_LO(i)), 0);
+        assert_eq(qtest_readl(qts, THRESH_HI(i)), 0);
+        assert_eq(qtest_readl(qts, FLAGS(i)), 0);
+    }
+    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 0);
+    /* No plugin and no -icount: QEMU counts only exceptions itself */
+    assert_eq(qtest_readl(qts, pc_base + EXT_EVENTS_AVAILABLE),
+              1 << EVENT_EXCEPTIONS);
+    qtest_writel(qts, EVSEL(2), EVENT_LOADS);
+    assert_eq(qtest_readl(qts, EVSEL(2)), EVENT_LOADS);
+    /* No such event: ignored */
+    qtest_writel(qts, EVSEL(2), EVENT_CYCLES + 1);
+    assert_eq(qtest_readl(qts, EVSEL(2)), EVENT_LOADS);
+    qtest_writel(qts, CTRL(1), 0xffffffff);
+    assert_eq(qtest_readl(qts, CTRL(1)), 7);
+    qtest_writel(qts, CTRL(1), 0);
+    qtest_writel(qts, THRESH_LO(3), 0x12345678);
+    qtest_writel(qts, THRESH_HI(3), 0x9abcdef0);
+    assert_eq(qtest_readq(qts, THRESH_LO(3)), 0x9abcdef012345678ULL);
+    /* Presets: both halves, read back */
+    qtest_writel(qts, EVCNT_LO(1), 0xfffffff0);
+    qtest_writel(qts, EVCNT_HI(1), 2);
+    assert_eq(qtest_readq(qts, EVCNT_LO(1)), 0x2fffffff0ULL);
+    /* Selecting an event starts its count from 0 */
+    qtest_writel(qts, EVSEL(1), EVENT_INSTRUCTIONS);
+    assert_eq(qtest_readq(qts, EVCNT_LO(1)), 0);
+    /* RESET puts everything back */
+    qtest_writel(qts, EVCNT_LO(3), 5);
+    pc_reset(qts);
+    assert_eq(qtest_readl(qts, EVSEL(2)), EVENT_INSTRUCTIONS);
+    assert_eq(qtest_readq(qts, THRESH_LO(3)), 0);
+    assert_eq(qtest_readq(qts, EVCNT_LO(3)), 0);
+    qtest_quit(qts);
+}
+
+/* A time threshold raises the interrupt at its exact instant */
+static void test_threshold_on_time(const void *data)
+{
+    QTestState *qts = start_intercepted(data);
+
+    set_threshold(qts, 0, 100, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
+    /* Stopped: time does not count, nothing fires */
+    qtest_clock_step(qts, 1000 * TICK_NS);
+    g_assert(!qtest_get_irq(qts, 0));
+    pc_start(qts);
+    qtest_clock_step(qts, 99 * TICK_NS + TICK_NS - 1);
+    g_assert(!qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, FLAGS(0)), 0);
+    qtest_clock_step(qts, 1);
+    g_assert(qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, FLAGS(0)), FLAG_THRESH);
+    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 1);
+    assert_eq(qtest_readl(qts, pc_base + EXT_STATUS),
+              STATUS_ENABLED | STATUS_IRQ);
+    /* A comparison: acknowledged while still reached, it is set again */
+    qtest_writel(qts, FLAGS(0), FLAG_THRESH);
+    g_assert(qtest_get_irq(qts, 0));
+    /* Moved up, then acknowledged: the line drops until the new value */
+    set_threshold(qts, 0, 150, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
+    qtest_writel(qts, FLAGS(0), FLAG_THRESH);
+    g_assert(!qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, 49 * TICK_NS);
+    g_assert(!qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, TICK_NS);
+    g_assert(qtest_get_irq(qts, 0));
+    assert_eq(pc_time(qts, 0), 150);
+    /* Disabled, then acknowledged: stays low */
+    qtest_writel(qts, CTRL(0), 0);
+    qtest_writel(qts, FLAGS(0), FLAG_THRESH);
+    g_assert(!qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, pc_base + EXT_STATUS), STATUS_ENABLED);
+    qtest_quit(qts);
+}
+
+/* A section's threshold counts its own time: STOP and END pause it */
+static void test_threshold_section_time(const void *data)
+{
+    QTestState *qts = start_intercepted(data);
+
+    set_threshold(qts, 2, 40, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
+    pc_start(qts);
+    qtest_clock_step(qts, 100 * TICK_NS);
+    g_assert(!qtest_get_irq(qts, 0));
+    pc_begin(qts, 2);
+    qtest_clock_step(qts, 30 * TICK_NS);
+    pc_stop(qts);
+    qtest_clock_step(qts, 100 * TICK_NS);
+    pc_start(qts);
+    qtest_clock_step(qts, 5 * TICK_NS);
+    pc_end(qts, 2);
+    qtest_clock_step(qts, 100 * TICK_NS);
+    g_assert(!qtest_get_irq(qts, 0));
+    pc_begin(qts, 2);
+    qtest_clock_step(qts, 5 * TICK_NS - 1);
+    g_assert(!qtest_get_irq(qts, 0));
+    qtest_clock_step(qts, 1);
+    g_assert(qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, FLAGS(2)), FLAG_THRESH);
+    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 1 << 2);
+    assert_eq(pc_time(qts, 2), 40);
+    qtest_quit(qts);
+}
+
+/* The line is the OR of every counter's flags; each is acknowledged */
+static void test_irq_or_of_flags(const void *data)
+{
+    QTestState *qts = start_intercepted(data);
+
+    set_threshold(qts, 1, 10, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
+    set_threshold(qts, 3, 20, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
+    pc_start(qts);
+    pc_begin(qts, 1);
+    pc_begin(qts, 3);
+    qtest_clock_step(qts, 20 * TICK_NS);
+    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 0xa);
+    qtest_writel(qts, CTRL(1), 0);
+    qtest_writel(qts, FLAGS(1), FLAG_THRESH);
+    g_assert(qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 0x8);
+    /* Writing 0 clears nothing */
+    qtest_writel(qts, CTRL(3), 0);
+    qtest_writel(qts, FLAGS(3), 0);
+    g_assert(qtest_get_irq(qts, 0));
+    qtest_writel(qts, FLAGS(3), FLAG_THRESH | FLAG_OVF);
+    g_assert(!qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 0);
+    qtest_quit(qts);
+}
+
+/* An event threshold compares the count: a preset past it sets the flag */
+static void test_threshold_on_event_count(const void *data)
+{
+    QTestState *qts = start_intercepted(data);
+
+    set_threshold(qts, 0, 1000, CTRL_THRESH_EN);
+    qtest_writel(qts, EVCNT_LO(0), 999);
+    g_assert(!qtest_get_irq(qts, 0));
+    /* Time does not matter to an event threshold */
+    pc_start(qts);
+    qtest_clock_step(qts, 2000 * TICK_NS);
+    g_assert(!qtest_get_irq(qts, 0));
+    qtest_writel(qts, EVCNT_LO(0), 1000);
+    g_assert(qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, FLAGS(0)), FLAG_THRESH);
+    /* A preset of the high half is not a wrap: no overflow flag */
+    qtest_writel(qts, CTRL(0), CTRL_OVF_EN);
+    qtest_writel(qts, FLAGS(0), FLAG_THRESH);
+    qtest_writel(qts, EVCNT_HI(0), 1);
+    g_assert(!qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, FLAGS(0)), 0);
+    qtest_quit(qts);
+}
+
+/* System reset: thresholds disarmed, flags and line cleared */
+static void test_reset_clears_interrupts(const void *data)
+{
+    QTestState *qts = start_intercepted(data);
+
+    set_threshold(qts, 0, 10, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
+    pc_start(qts);
+    qtest_clock_step(qts, 10 * TICK_NS);
+    g_assert(qtest_get_irq(qts, 0));
+    qtest_system_reset(qts);
+    g_assert(!qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, CTRL(0)), 0);
+    assert_eq(qtest_readl(qts, FLAGS(0)), 0);
+    pc_start(qts);
+    qtest_clock_step(qts, 100 * TICK_NS);
+    g_assert(!qtest_get_irq(qts, 0));
+    qtest_quit(qts);
+}
+
 static const struct {
     const char *name;
     void (*func)(const void *data);
@@ -755,6 +979,12 @@ static const struct {
     { "readout-timeline-capped", test_readout_timeline_capped },
     { "readout-no-timeline", test_readout_no_timeline },
     { "readout-file-at-exit", test_readout_file_at_exit },
+    { "event-registers", test_event_registers },
+    { "threshold-on-time", test_threshold_on_time },
+    { "threshold-section-time", test_threshold_section_time },
+    { "irq-or-of-flags", test_irq_or_of_flags },
+    { "threshold-on-event-count", test_threshold_on_event_count },
+    { "reset-clears-interrupts", test_reset_clears_interrupts },
 };
 
 int main(int argc, char **argv)

@@ -1,91 +1,263 @@
 /*
- * perfctr plugin: event counts for the perf-counter device
+ * perfctr plugin: event counts for the devices (perf-counter, ARM11 PMU)
  *
- * Each executed instruction adds to its vCPU's counts of the events it
- * is (a load, a store, a branch...), inline in the translated code and
- * before the instruction runs, as the instruction count of -icount
- * does; so when the device reads them during an access, the accessing
- * instruction is counted, as for the clock.  The device reads them
- * through the hook QEMU exports (include/qemu/perfctr-hook.h).
+ * The plugin hands QEMU its operations through the hook QEMU exports
+ * (include/qemu/perfctr-hook.h).  Nothing is instrumented until a
+ * device wants an event; QEMU then retranslates, and each executed
+ * instruction adds to its vCPU's count of the wanted events it is (a
+ * load, a store, a branch...), inline in the translated code and
+ * before the instruction runs, as -icount counts instructions: when a
+ * device reads a count during an access, the accessing instruction is
+ * counted, as for the clock.
  *
  * An instruction counts whether or not its condition passed (Thumb IT
  * blocks, Arm conditional execution), as the architectures' "executed"
- * events do.
+ * events do.  A branch is counted as taken when it runs; if the next
+ * block then starts where it falls through (or QEMU says execution
+ * resumes there, after an exception or between two blocks), it was not
+ * taken and the count is taken back.  So a branch to the next
+ * instruction counts as not taken.
+ *
+ * Targets: each count has a countdown beside it, which a device arms
+ * and each counted event decrements inline.  The check that it reached
+ * 0 runs before the next instruction in the same block, which can then
+ * be abandoned (QEMU restores the guest state to it), or, for the last
+ * instruction of a block, after its own decrement: the device is
+ * called back before the next block.  Either way the device's
+ * interrupt is taken right after the instruction that reached it.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include <glib.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "events.h"
 #include "perfctr-hook.h"
 
-/* QEMU exports it; weak so that the plugin still loads in another QEMU */
-void perfctr_hook_set_event_reader(PerfctrEventReader reader)
-    __attribute__((weak));
+/* QEMU exports them; weak so that the plugin still loads in another QEMU */
+#pragma weak perfctr_hook_set_plugin
+#pragma weak perfctr_hook_reached
+
+#define BIT_EVENT(e) (1u << (e))
+#define PLUGIN_EVENTS (BIT_EVENT(PERFCTR_EVENT_LOADS) | \
+                       BIT_EVENT(PERFCTR_EVENT_STORES) | \
+                       BIT_EVENT(PERFCTR_EVENT_BRANCHES) | \
+                       BIT_EVENT(PERFCTR_EVENT_CALLS) | \
+                       BIT_EVENT(PERFCTR_EVENT_RETURNS) | \
+                       BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES))
+/* A countdown that no run decrements to 0 */
+#define COUNTDOWN_NEVER (UINT64_C(1) << 62)
+
+typedef struct VcpuEvents {
+    uint64_t count[PERFCTR_EVENT_COUNT];
+    uint64_t countdown[PERFCTR_EVENT_COUNT];
+    /* Where the branch that ended the last block falls through; 0 none */
+    uint64_t fallthrough;
+} VcpuEvents;
 
 static Isa isa;
 static struct qemu_plugin_scoreboard *board;
-static qemu_plugin_u64 counts[PERFCTR_EVENT_COUNT];
+static uint32_t wanted;
+
+static qemu_plugin_u64 entry(size_t offset)
+{
+    return (qemu_plugin_u64) { board, offset };
+}
+
+#define COUNT(e) entry(offsetof(VcpuEvents, count) + (e) * sizeof(uint64_t))
+#define COUNTDOWN(e) entry(offsetof(VcpuEvents, countdown) + \
+                           (e) * sizeof(uint64_t))
+#define FALLTHROUGH entry(offsetof(VcpuEvents, fallthrough))
+
+/* Counts of a vCPU; before it starts (devices reset earlier), none */
+static VcpuEvents *vcpu_events(unsigned vcpu_index)
+{
+    static VcpuEvents none;
+
+    if (vcpu_index >= qemu_plugin_num_vcpus()) {
+        memset(&none, 0, sizeof(none));
+        return &none;
+    }
+    return qemu_plugin_scoreboard_find(board, vcpu_index);
+}
 
 static uint64_t read_event(unsigned vcpu_index, PerfctrEvent event)
 {
-    if (event <= PERFCTR_EVENT_NONE || event >= PERFCTR_EVENT_COUNT) {
-        return 0;
-    }
-    return qemu_plugin_u64_get(counts[event], vcpu_index);
+    return vcpu_events(vcpu_index)->count[event];
 }
+
+static void want(uint32_t events)
+{
+    __atomic_store_n(&wanted, events & PLUGIN_EVENTS, __ATOMIC_RELAXED);
+}
+
+static void arm(unsigned vcpu_index, PerfctrEvent event, uint64_t target)
+{
+    VcpuEvents *v = vcpu_events(vcpu_index);
+
+    v->countdown[event] = target > v->count[event] &&
+                          target - v->count[event] < COUNTDOWN_NEVER ?
+                          target - v->count[event] : COUNTDOWN_NEVER;
+}
+
+/* The branch that ended the last block fell through to pc: not taken */
+static void not_taken(VcpuEvents *v)
+{
+    v->count[PERFCTR_EVENT_TAKEN_BRANCHES]--;
+    v->countdown[PERFCTR_EVENT_TAKEN_BRANCHES]++;
+}
+
+static void left_code(unsigned vcpu_index, uint64_t pc)
+{
+    VcpuEvents *v = vcpu_events(vcpu_index);
+
+    if (v->fallthrough && v->fallthrough == pc) {
+        not_taken(v);
+    }
+    v->fallthrough = 0;
+}
+
+static const PerfctrPluginOps ops = {
+    .events = PLUGIN_EVENTS,
+    .read = read_event,
+    .want = want,
+    .arm = arm,
+    .left_code = left_code,
+};
 
 void events_init(Isa guest_isa)
 {
-    unsigned e;
-
     isa = guest_isa;
-    board = qemu_plugin_scoreboard_new(PERFCTR_EVENT_COUNT *
-                                       sizeof(uint64_t));
-    for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
-        counts[e] = (qemu_plugin_u64) { board, e * sizeof(uint64_t) };
-    }
-    if (perfctr_hook_set_event_reader) {
-        perfctr_hook_set_event_reader(read_event);
+    board = qemu_plugin_scoreboard_new(sizeof(VcpuEvents));
+    if (perfctr_hook_set_plugin && perfctr_hook_reached) {
+        perfctr_hook_set_plugin(&ops);
     } else {
         qemu_plugin_outs("perfctr: this QEMU has no perf-counter hook; "
                          "events are not available to the device\n");
     }
 }
 
-static void count(struct qemu_plugin_insn *insn, PerfctrEvent event)
+static void block_entered_at_fallthrough(unsigned vcpu_index, void *udata)
+{
+    not_taken(vcpu_events(vcpu_index));
+}
+
+/* Before an instruction: the one before it reached a target */
+static void __attribute__((noinline)) reached_before(unsigned vcpu_index,
+                                                     void *udata)
+{
+    uintptr_t host_pc = (uintptr_t)__builtin_return_address(0);
+
+    vcpu_events(vcpu_index)->countdown[(uintptr_t)udata] = COUNTDOWN_NEVER;
+    perfctr_hook_reached(vcpu_index, host_pc);
+}
+
+/* The last instruction of a block is reaching a target */
+static void reached_at_end(unsigned vcpu_index, void *udata)
+{
+    vcpu_events(vcpu_index)->countdown[(uintptr_t)udata] = COUNTDOWN_NEVER;
+    perfctr_hook_reached(vcpu_index, 0);
+}
+
+static void check(struct qemu_plugin_insn *insn, PerfctrEvent event,
+                  qemu_plugin_vcpu_udata_cb_t reached)
+{
+    /* Reads the registers: QEMU may restore the state and leave */
+    qemu_plugin_register_vcpu_insn_exec_cond_cb(
+        insn, reached, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_EQ,
+        COUNTDOWN(event), 0, (void *)(uintptr_t)event);
+}
+
+static void add(struct qemu_plugin_insn *insn, qemu_plugin_u64 entry,
+                int64_t value)
 {
     qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-        insn, QEMU_PLUGIN_INLINE_ADD_U64, counts[event], 1);
+        insn, QEMU_PLUGIN_INLINE_ADD_U64, entry, value);
+}
+
+static uint32_t events_of(const InsnClass *c)
+{
+    uint32_t events = 0;
+
+    if (c->load) {
+        events |= BIT_EVENT(PERFCTR_EVENT_LOADS);
+    }
+    if (c->store) {
+        events |= BIT_EVENT(PERFCTR_EVENT_STORES);
+    }
+    if (c->kind != INSN_OTHER && c->kind != INSN_TRAP) {
+        events |= BIT_EVENT(PERFCTR_EVENT_BRANCHES) |
+                  BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES);
+    }
+    if (c->kind == INSN_CALL) {
+        events |= BIT_EVENT(PERFCTR_EVENT_CALLS);
+    }
+    if (c->kind == INSN_RETURN || c->kind == INSN_EXCEPTION_RETURN) {
+        events |= BIT_EVENT(PERFCTR_EVENT_RETURNS);
+    }
+    return events;
+}
+
+/* Checks of the counts that events (of the instruction before) changed */
+static void check_all(struct qemu_plugin_insn *insn, uint32_t events,
+                      qemu_plugin_vcpu_udata_cb_t reached)
+{
+    unsigned e;
+
+    /* Taken branches are checked where the next block starts */
+    events &= ~BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES);
+    for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
+        if (events & BIT_EVENT(e)) {
+            check(insn, e, reached);
+        }
+    }
 }
 
 void events_instrument(struct qemu_plugin_tb *tb)
 {
+    uint32_t want = __atomic_load_n(&wanted, __ATOMIC_RELAXED);
     size_t i, n = qemu_plugin_tb_n_insns(tb);
+    uint32_t before = 0;
 
+    if (!want) {
+        return;
+    }
     for (i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        uint64_t pc = qemu_plugin_insn_vaddr(insn);
         uint8_t bytes[4];
         size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
         InsnClass c;
+        uint32_t events;
+        unsigned e;
 
-        isa_classify(isa, bytes, got, qemu_plugin_insn_vaddr(insn), &c);
-        count(insn, PERFCTR_EVENT_INSTRUCTIONS);
-        if (c.load) {
-            count(insn, PERFCTR_EVENT_LOADS);
+        isa_classify(isa, bytes, got, pc, &c);
+        events = events_of(&c) & want;
+        if (i == 0 && (want & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES))) {
+            qemu_plugin_register_vcpu_insn_exec_cond_cb(
+                insn, block_entered_at_fallthrough, QEMU_PLUGIN_CB_NO_REGS,
+                QEMU_PLUGIN_COND_EQ, FALLTHROUGH, pc, NULL);
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                insn, QEMU_PLUGIN_INLINE_STORE_U64, FALLTHROUGH, 0);
+            check(insn, PERFCTR_EVENT_TAKEN_BRANCHES, reached_before);
         }
-        if (c.store) {
-            count(insn, PERFCTR_EVENT_STORES);
+        check_all(insn, before, reached_before);
+        for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
+            if (events & BIT_EVENT(e)) {
+                add(insn, COUNT(e), 1);
+                add(insn, COUNTDOWN(e), -1);
+            }
         }
-        if (c.kind != INSN_OTHER && c.kind != INSN_TRAP) {
-            count(insn, PERFCTR_EVENT_BRANCHES);
+        if (events & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES)) {
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                insn, QEMU_PLUGIN_INLINE_STORE_U64, FALLTHROUGH,
+                pc + qemu_plugin_insn_size(insn));
         }
-        if (c.kind == INSN_CALL) {
-            count(insn, PERFCTR_EVENT_CALLS);
+        if (i == n - 1) {
+            check_all(insn, events, reached_at_end);
         }
-        if (c.kind == INSN_RETURN || c.kind == INSN_EXCEPTION_RETURN) {
-            count(insn, PERFCTR_EVENT_RETURNS);
-        }
+        before = events;
     }
 }

@@ -10,7 +10,8 @@
  *   profile=N        sample the pc every N executed instructions
  *   out=FILE         where to write the profile when QEMU exits
  *   stacks=on|off    follow calls and returns (default on)
- *   events=on|off    count events for the device (default off)
+ *   events=on|off    count the events the devices want (default on;
+ *                    nothing is instrumented until a device wants one)
  *   isa=thumb|a32    the Arm instruction set the guest runs (default thumb)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -30,15 +31,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 static char *out_path;
 static bool profiling;
-static bool counting_events;
+static bool counting_events = true;
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
-    if (profiling) {
-        profile_instrument(tb);
-    }
+    /*
+     * Events first: their checks may abandon an instruction before it
+     * runs, which must then not have been counted by anything else.
+     */
     if (counting_events) {
         events_instrument(tb);
+    }
+    if (profiling) {
+        profile_instrument(tb);
     }
 }
 

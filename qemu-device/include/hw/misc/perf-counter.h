@@ -10,6 +10,8 @@
 
 #include "hw/sysbus.h"
 #include "qemu/notify.h"
+#include "qemu/perfctr-hook.h"
+#include "qemu/timer.h"
 #include "qom/object.h"
 
 #define TYPE_PERF_COUNTER "perf-counter"
@@ -48,7 +50,7 @@ struct PerfCounterState {
     SysBusDevice parent_obj;
 
     MemoryRegion iomem;
-    /* Raised while an armed threshold or overflow flag is set */
+    /* Raised while a counter has a flag set (an armed threshold...) */
     qemu_irq irq;
 
     /* Properties */
@@ -57,6 +59,7 @@ struct PerfCounterState {
     uint64_t base;
     char *report_file;
     uint32_t timeline_size;
+    uint32_t cpu;
 
     /* Global enable (START/STOP) */
     bool enabled;
@@ -65,13 +68,32 @@ struct PerfCounterState {
     /* Virtual-clock ns each counter has counted up to sync_ns */
     uint64_t counted_ns[PERF_COUNTER_MAX_COUNTERS];
     int64_t sync_ns;
-    /* Retired instructions each counter has counted up to sync_insns */
-    uint64_t counted_insns[PERF_COUNTER_MAX_COUNTERS];
+    /*
+     * Selected events (EVSEL) each counter has counted up to the sync:
+     * retired instructions (-icount) up to sync_insns, the others up to
+     * sync_events[event] (the hook's counts, not migrated: a restored
+     * VM starts them again from its own counts)
+     */
+    uint64_t counted_events[PERF_COUNTER_MAX_COUNTERS];
     int64_t sync_insns;
+    uint64_t sync_events[PERFCTR_EVENT_COUNT];
+    /* Occurrences: STARTs (counter 0), counted BEGINs (sections) */
     uint32_t events[PERF_COUNTER_MAX_COUNTERS];
     /* Latched by the SNAPSHOT command */
     uint64_t snap_ticks[PERF_COUNTER_MAX_COUNTERS];
-    uint64_t snap_insns[PERF_COUNTER_MAX_COUNTERS];
+    uint64_t snap_events[PERF_COUNTER_MAX_COUNTERS];
+
+    /* Event selects, thresholds and interrupt flags (registers) */
+    uint32_t evsel[PERF_COUNTER_MAX_COUNTERS];
+    uint32_t ctrl[PERF_COUNTER_MAX_COUNTERS];
+    uint64_t thresh[PERF_COUNTER_MAX_COUNTERS];
+    uint32_t flags[PERF_COUNTER_MAX_COUNTERS];
+    /* Bits 63..32 of each event count when last checked for a wrap */
+    uint32_t wraps[PERF_COUNTER_MAX_COUNTERS];
+    /* Fires when a time or instruction threshold is due */
+    QEMUTimer *timer;
+    /* How the device counts the hook's events and is called back */
+    PerfctrHookClient hook;
 
     /*
      * Host-side readout, not migrated: the first timeline_size commands
