@@ -105,7 +105,8 @@ int perfctr_irq_attach(alt_u32 base, perfctr_irq_handler_fn handler,
 /* Disable the core's line and forget its handler */
 void perfctr_irq_detach(alt_u32 base);
 /*
- * Called by the board's vector.  An interrupt from a core with no
+ * Called by the board's vector; nothing happens if the core's PENDING
+ * reads 0 (the line is low by now).  An interrupt from a core with no
  * handler disables its line (no interrupt storm) and says so, once, on
  * stdout.
  */

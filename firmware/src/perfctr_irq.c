@@ -8,10 +8,18 @@
  */
 #include <stdio.h>
 #include "board.h"
+#include "io.h"
 #include "perfctr.h"
 #include "sys/alt_irq.h"
 
 #define PERFCTR_IRQ_CORES 4
+
+/*
+ * The extension block's PENDING_LO/HI (byte offsets): bit i set while
+ * counter i has a flag set; the line is high iff one is
+ */
+#define PENDING_LO 0x820
+#define PENDING_HI 0x824
 
 static struct perfctr_irq_slot {
     alt_u32 base;
@@ -84,6 +92,16 @@ void perfctr_irq_dispatch(alt_u32 base, alt_u32 pc)
     struct perfctr_irq_slot *slot = find(base);
     unsigned i;
 
+    /*
+     * The line is low by now: an interrupt controller that latched a
+     * second rise (QEMU's PLIC pends a source on each raise, even one
+     * that repeats a high level while the handler ran) asks again for
+     * what was handled.  Not the core's doing: nothing to call.
+     */
+    if (!IORD_32DIRECT(base, PENDING_LO) &&
+        !IORD_32DIRECT(base, PENDING_HI)) {
+        return;
+    }
     if (slot) {
         slot->handler(base, pc, slot->context);
         return;
