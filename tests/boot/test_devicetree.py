@@ -45,13 +45,13 @@ def interrupt_parent(dts, bus):
     bus's interrupt-parent names."""
     phandle = cells(bus["interrupt-parent"])[0]
     # A node's properties come before its subnodes
-    m = re.search(rf"^\t*([\w,@.-]+) {{\n((?:\t*[^\n{{}}]*;\n)*?)"
-                  rf"\t*phandle = <{phandle:#x}>;\n((?:\t*[^\n{{}}]*;\n)*)",
-                  dts, re.M)
-    assert m, f"no node has phandle {phandle:#x}"
-    props = re.findall(r"^\s*([\w,#-]+)(?: = (.*))?;$",
-                       m.group(2) + m.group(3), re.M)
-    return m.group(1), dict(props)
+    for m in re.finditer(r"^\t*([\w,@.-]+) {\n((?:\t*[^\n{}]*;\n)*)",
+                         dts, re.M):
+        props = dict(re.findall(r"^\s*([\w,#-]+)(?: = (.*))?;$",
+                                m.group(2), re.M))
+        if "phandle" in props and cells(props["phandle"]) == [phandle]:
+            return m.group(1), props
+    raise AssertionError(f"no node has phandle {phandle:#x}")
 
 
 def check_nodes(ctx, board, bus_base, intc_compatible, interrupt):
