@@ -49,6 +49,17 @@ int board_probe_read(alt_u32 addr, alt_u32 *value);
  */
 void board_fault_report_install(void);
 
+/*
+ * The performance counter cores' interrupt lines (system.h's
+ * PERFORMANCE_COUNTER_IRQ...; docs/boards.md).  Unmask the interrupt line
+ * of the counter core at base at the board's interrupt controller and
+ * let the CPU take interrupts: 0, or -1 if the board has no line for
+ * base.  The board's vector calls perfctr_irq_dispatch(base, pc)
+ * (perfctr.h) with the pc the program resumes at.
+ */
+int board_perfctr_irq_enable(alt_u32 base);
+void board_perfctr_irq_disable(alt_u32 base);
+
 /* Called by the board's fault handling; print why, exit(1) */
 void perfctr_fault_report(alt_u32 address, alt_u32 pc);
 void perfctr_trap_report(alt_u32 cause, alt_u32 pc, alt_u32 value);

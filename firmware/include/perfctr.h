@@ -85,6 +85,33 @@ struct perfctr_row {
 int perfctr_report_write(FILE *out, alt_u32 clock_hz, alt_u64 total_clocks,
                          int num_rows, const struct perfctr_row *rows);
 
+/*
+ * Interrupts (perfctr_irq.c): a handler per core, called from the
+ * board's interrupt vector while the core's interrupt line is high (an
+ * armed threshold or overflow flag set), with the core's base and the
+ * pc the program resumes at.  The handler must acknowledge what it
+ * handles (write 1 to the flag), or it is called again at once.  It
+ * runs with interrupts masked, one at a time.
+ */
+typedef void (*perfctr_irq_handler_fn)(alt_u32 base, alt_u32 pc,
+                                       void *context);
+/*
+ * Call handler(base, pc, context) whenever the core at base interrupts,
+ * and enable its line (board_perfctr_irq_enable).  0, or -1 if the board
+ * has no line for base or the table (4 cores) is full.
+ */
+int perfctr_irq_attach(alt_u32 base, perfctr_irq_handler_fn handler,
+                       void *context);
+/* Disable the core's line and forget its handler */
+void perfctr_irq_detach(alt_u32 base);
+/*
+ * Called by the board's vector; nothing happens if the core's PENDING
+ * reads 0 (the line is low by now).  An interrupt from a core with no
+ * handler disables its line (no interrupt storm) and says so, once, on
+ * stdout.
+ */
+void perfctr_irq_dispatch(alt_u32 base, alt_u32 pc);
+
 #ifdef __cplusplus
 }
 #endif

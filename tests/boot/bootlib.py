@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Helpers for the boot tests: boot a test image, parse what it prints."""
 
+import re
+
 import boot
 
 
@@ -8,6 +10,20 @@ def run_image(ctx, board, relpath, **kwargs):
     """Boot firmware relpath of board's build; return the boot Result."""
     image = ctx.firmware(board, relpath)
     return boot.boot(ctx.qemu, board, image, capture=True, **kwargs)
+
+
+def core_irqs(board):
+    """{base: interrupt} of every core system.h declares: each
+    PERFORMANCE_COUNTER[_N]_BASE's PERFORMANCE_COUNTER[_N]_IRQ."""
+    d = board.defines()
+    irqs = {}
+    for base, _ in board.counters:
+        name = next(n for n, v in d.items() if v == base
+                    and re.fullmatch(r"PERFORMANCE_COUNTER(_\d+)?_BASE", n))
+        irq = name[:-len("BASE")] + "IRQ"
+        assert irq in d, f"{board.system_h} defines {name} but not {irq}"
+        irqs[base] = d[irq]
+    return irqs
 
 
 def expect_exit(result, code=0):

@@ -4,7 +4,9 @@
  * program with a report (arm_vbar_fault in fault.c) instead of running
  * into whatever is at address 0.  picolibc's crt0 has Cortex-A handlers
  * too, but leaves VBAR at 0 and reports the return address, not the
- * faulting instruction.
+ * faulting instruction.  An IRQ goes to the board's interrupt
+ * controller code (arm_vbar_irq), which reports it if it is not one of
+ * the performance counter cores'.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -47,9 +49,7 @@ data_abort_entry:
     sub r1, lr, #8
     b report
 irq_entry:
-    mov r0, #4
-    sub r1, lr, #4
-    b report
+    b arm_vbar_irq_entry
 fiq_entry:
     mov r0, #5
     sub r1, lr, #4
@@ -57,6 +57,28 @@ report:
     ldr sp, =arm_vbar_exception_stack_top
     ldr r2, =arm_vbar_fault
     bx r2
+
+/*
+ * The IRQ vector, also of probe.S's table: calls the board's
+ * void arm_vbar_irq(alt_u32 pc) with the pc the program resumes at
+ * (lr_irq - 4, in Arm and Thumb state alike) on a stack of its own, with
+ * what an AAPCS function may change saved (soft-float: no VFP state).
+ * IRQs stay masked meanwhile (CPSR.I, set on entry), so one runs at a
+ * time; sp is set on each entry, whatever else has used IRQ mode's.
+ */
+    .global arm_vbar_irq_entry
+    .type arm_vbar_irq_entry, %function
+    FUNCTION
+arm_vbar_irq_entry:
+    ldr sp, =arm_vbar_irq_stack_top
+    push {r0-r3, r12, lr}       /* 24 bytes: sp stays 8-byte aligned */
+    sub r0, lr, #4
+    ldr r1, =arm_vbar_irq
+    blx r1
+    pop {r0-r3, r12, lr}
+    subs pc, lr, #4             /* back, restoring CPSR from SPSR */
+    .size arm_vbar_irq_entry, . - arm_vbar_irq_entry
+    .ltorg
 
 /* Called before main (from .init_array): install the vectors */
     .section .text.arm_vbar_exceptions_init, "ax", %progbits
@@ -83,3 +105,5 @@ arm_vbar_exceptions_init:
     .balign 8
     .space 1024
 arm_vbar_exception_stack_top:
+    .space 1024
+arm_vbar_irq_stack_top:

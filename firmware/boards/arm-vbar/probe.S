@@ -58,7 +58,8 @@ probe_data_abort:
  * void board_fault_report_install(void): from now on, a data abort (a
  * load or store where nothing answers, such as PERF_RESET on a wrong
  * base) calls perfctr_fault_report(address), which explains and exits.
- * The other exceptions go to picolibc's handlers.
+ * An IRQ goes to the board's handler (exceptions.S); the other
+ * exceptions go to picolibc's handlers.
  */
     .global board_fault_report_install
     .type board_fault_report_install, %function
@@ -78,7 +79,7 @@ report_vectors:
     LOAD_PC =arm_prefetch_abort_vector
     BRANCH report_data_abort
     LOAD_PC =arm_not_used_vector
-    LOAD_PC =arm_irq_vector
+    LOAD_PC =arm_vbar_irq_entry
     LOAD_PC =arm_fiq_vector
 
 report_data_abort:

@@ -20,10 +20,18 @@
  */
 #define ALT_CPU_FREQ 1000000000
 
+/*
+ * The cores' interrupts (the _IRQ names below): GIC interrupt
+ * IDs.  QEMU's platform bus gives the -device perf-counter SPIs from 112
+ * (ID 144) in the order they are plugged, as the device tree's
+ * "interrupts" say; the scripts plug the cores in this file's order.
+ */
+
 /* The first core, "performance_counter" */
 #define PERFORMANCE_COUNTER_BASE 0x0c000000
 #define PERFORMANCE_COUNTER_SPAN 4096
 #define PERFORMANCE_COUNTER_HOW_MANY_SECTIONS 7
+#define PERFORMANCE_COUNTER_IRQ 144
 
 /*
  * The names a BSP generator gives an instance called
@@ -35,11 +43,13 @@
 #define PERFORMANCE_COUNTER_0_SPAN PERFORMANCE_COUNTER_SPAN
 #define PERFORMANCE_COUNTER_0_HOW_MANY_SECTIONS \
     PERFORMANCE_COUNTER_HOW_MANY_SECTIONS
+#define PERFORMANCE_COUNTER_0_IRQ PERFORMANCE_COUNTER_IRQ
 
 /* A second core, "performance_counter_1", on the same clock */
 #define PERFORMANCE_COUNTER_1_BASE 0x0c001000
 #define PERFORMANCE_COUNTER_1_SPAN 4096
 #define PERFORMANCE_COUNTER_1_HOW_MANY_SECTIONS 3
+#define PERFORMANCE_COUNTER_1_IRQ 145
 
 /* The Arm generic timer's virtual count (CNTVCT), at CNTFRQ */
 #define BOARD_TIMER_HZ 62500000

@@ -16,10 +16,19 @@
  */
 #define ALT_CPU_FREQ 31250000
 
+/*
+ * The cores' interrupts (the _IRQ names below): NVIC external interrupt
+ * lines.  QEMU gives the -device perf-counter lines 28-31 in the order
+ * they are plugged (on the real FPGA images GPIO 0's pin 4-7
+ * interrupts, which QEMU does not model); the scripts plug the cores in
+ * this file's order.
+ */
+
 /* The first core, "performance_counter" */
 #define PERFORMANCE_COUNTER_BASE 0x40030000
 #define PERFORMANCE_COUNTER_SPAN 4096
 #define PERFORMANCE_COUNTER_HOW_MANY_SECTIONS 7
+#define PERFORMANCE_COUNTER_IRQ 28
 
 /*
  * The names a BSP generator gives an instance called
@@ -31,11 +40,13 @@
 #define PERFORMANCE_COUNTER_0_SPAN PERFORMANCE_COUNTER_SPAN
 #define PERFORMANCE_COUNTER_0_HOW_MANY_SECTIONS \
     PERFORMANCE_COUNTER_HOW_MANY_SECTIONS
+#define PERFORMANCE_COUNTER_0_IRQ PERFORMANCE_COUNTER_IRQ
 
 /* A second core, "performance_counter_1", on the same clock */
 #define PERFORMANCE_COUNTER_1_BASE 0x40031000
 #define PERFORMANCE_COUNTER_1_SPAN 4096
 #define PERFORMANCE_COUNTER_1_HOW_MANY_SECTIONS 3
+#define PERFORMANCE_COUNTER_1_IRQ 29
 
 /* CMSDK APB timer 0, on the board's 25 MHz SYSCLK */
 #define BOARD_TIMER_HZ 25000000

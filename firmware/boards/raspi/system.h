@@ -21,10 +21,19 @@
  */
 #define ALT_CPU_FREQ 1000000000
 
+/*
+ * The cores' interrupts (the _IRQ names below): BCM2835 GPU interrupts
+ * (IRQ pending 1).  Our QEMU gives the -device perf-counter GPU
+ * interrupts 12-15 (the VideoCore's multicore sync lines, which nothing
+ * else drives there) in the order they are plugged; the scripts plug
+ * the cores in this file's order.
+ */
+
 /* The first core, "performance_counter" */
 #define PERFORMANCE_COUNTER_BASE 0x21000000
 #define PERFORMANCE_COUNTER_SPAN 4096
 #define PERFORMANCE_COUNTER_HOW_MANY_SECTIONS 7
+#define PERFORMANCE_COUNTER_IRQ 12
 
 /*
  * The names a BSP generator gives an instance called
@@ -36,11 +45,13 @@
 #define PERFORMANCE_COUNTER_0_SPAN PERFORMANCE_COUNTER_SPAN
 #define PERFORMANCE_COUNTER_0_HOW_MANY_SECTIONS \
     PERFORMANCE_COUNTER_HOW_MANY_SECTIONS
+#define PERFORMANCE_COUNTER_0_IRQ PERFORMANCE_COUNTER_IRQ
 
 /* A second core, "performance_counter_1", on the same clock */
 #define PERFORMANCE_COUNTER_1_BASE 0x21001000
 #define PERFORMANCE_COUNTER_1_SPAN 4096
 #define PERFORMANCE_COUNTER_1_HOW_MANY_SECTIONS 3
+#define PERFORMANCE_COUNTER_1_IRQ 13
 
 /* The BCM2835 system timer's free-running count (CHI:CLO), 1 MHz */
 #define BOARD_TIMER_HZ 1000000

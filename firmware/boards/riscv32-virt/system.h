@@ -21,10 +21,18 @@
  */
 #define ALT_CPU_FREQ 125000000
 
+/*
+ * The cores' interrupts (the _IRQ names below): PLIC sources.  QEMU's
+ * platform bus gives the -device perf-counter sources from 64 in the
+ * order they are plugged, as the device tree's "interrupts" say; the
+ * scripts plug the cores in this file's order.
+ */
+
 /* The first core, "performance_counter" */
 #define PERFORMANCE_COUNTER_BASE 0x04000000
 #define PERFORMANCE_COUNTER_SPAN 4096
 #define PERFORMANCE_COUNTER_HOW_MANY_SECTIONS 7
+#define PERFORMANCE_COUNTER_IRQ 64
 
 /*
  * The names a BSP generator gives an instance called
@@ -36,11 +44,13 @@
 #define PERFORMANCE_COUNTER_0_SPAN PERFORMANCE_COUNTER_SPAN
 #define PERFORMANCE_COUNTER_0_HOW_MANY_SECTIONS \
     PERFORMANCE_COUNTER_HOW_MANY_SECTIONS
+#define PERFORMANCE_COUNTER_0_IRQ PERFORMANCE_COUNTER_IRQ
 
 /* A second core, "performance_counter_1", on the same clock */
 #define PERFORMANCE_COUNTER_1_BASE 0x04001000
 #define PERFORMANCE_COUNTER_1_SPAN 4096
 #define PERFORMANCE_COUNTER_1_HOW_MANY_SECTIONS 3
+#define PERFORMANCE_COUNTER_1_IRQ 65
 
 /* The ACLINT machine timer (mtime), 10 MHz on this board */
 #define BOARD_TIMER_HZ 10000000

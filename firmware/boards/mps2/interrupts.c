@@ -1,0 +1,80 @@
+/*
+ * MPS2 board support: the performance counter cores' interrupts, NVIC
+ * lines PERFORMANCE_COUNTER_IRQ... (system.h; QEMU gives the -device
+ * perf-counter lines 28-31 in the order the devices are plugged, which
+ * the scripts do in system.h's order).  The vector is in vectors.c.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "board.h"
+#include "io.h"
+#include "perfctr.h"
+#include "system.h"
+
+#define NVIC_ISER0 0xe000e100   /* set-enable, a bit per line */
+#define NVIC_ICER0 0xe000e180   /* clear-enable */
+#define NVIC_ICPR0 0xe000e280   /* clear-pending */
+
+void mps2_perfctr_irq(alt_u32 line, alt_u32 pc);
+
+static const struct {
+    alt_u32 base;
+    alt_u32 line;
+} lines[] = {
+    { PERFORMANCE_COUNTER_BASE, PERFORMANCE_COUNTER_IRQ },
+#ifdef PERFORMANCE_COUNTER_1_BASE
+    { PERFORMANCE_COUNTER_1_BASE, PERFORMANCE_COUNTER_1_IRQ },
+#endif
+};
+#define NUM_LINES (sizeof(lines) / sizeof(lines[0]))
+
+static int line_of(alt_u32 base)
+{
+    unsigned i;
+
+    for (i = 0; i < NUM_LINES; i++) {
+        if (lines[i].base == base) {
+            return lines[i].line;
+        }
+    }
+    return -1;
+}
+
+int board_perfctr_irq_enable(alt_u32 base)
+{
+    int line = line_of(base);
+
+    if (line < 0) {
+        return -1;
+    }
+    IOWR_32DIRECT(NVIC_ISER0, 0, 1u << line);
+    __asm__ volatile("dsb\n\tisb\n\tcpsie i" : : : "memory");
+    return 0;
+}
+
+void board_perfctr_irq_disable(alt_u32 base)
+{
+    int line = line_of(base);
+
+    if (line < 0) {
+        return;
+    }
+    IOWR_32DIRECT(NVIC_ICER0, 0, 1u << line);
+    IOWR_32DIRECT(NVIC_ICPR0, 0, 1u << line);
+    __asm__ volatile("dsb\n\tisb" : : : "memory");
+}
+
+/* From the vector: NVIC line, and the pc the program resumes at */
+void mps2_perfctr_irq(alt_u32 line, alt_u32 pc)
+{
+    unsigned i;
+
+    for (i = 0; i < NUM_LINES; i++) {
+        if (lines[i].line == line) {
+            perfctr_irq_dispatch(lines[i].base, pc);
+            return;
+        }
+    }
+    /* A line no core of system.h has: never again */
+    IOWR_32DIRECT(NVIC_ICER0, 0, 1u << line);
+}

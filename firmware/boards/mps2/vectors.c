@@ -1,0 +1,106 @@
+/*
+ * MPS2 board support: the Cortex-M vector table, with the external
+ * interrupts (NVIC lines 0-31 of these FPGA images) after picolibc's 16
+ * system exceptions.  picolibc's own table stops at SysTick; this one
+ * replaces it (crt0 refers to __interrupt_vector, which picolibc defines
+ * weak) and is the same up to there, so the fault handlers of picolibc's
+ * crt0 and a program's arm_systick_isr() etc. still take effect.
+ *
+ * NVIC lines 28-31 are the performance counter cores' (system.h's
+ * PERFORMANCE_COUNTER_IRQ...): their entry passes the line and the pc
+ * the exception frame holds to mps2_perfctr_irq() (interrupts.c).  Any
+ * other line is unexpected: the program stops and says which.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "alt_types.h"
+
+#define MPS2_NVIC_LINES 32
+
+extern char __stack[];
+void _start(void);
+
+void mps2_halt_isr(void);
+void mps2_ignore_isr(void);
+void mps2_unexpected_isr(void);
+void mps2_perfctr_isr(void);
+void mps2_perfctr_irq(alt_u32 line, alt_u32 pc);
+
+void mps2_halt_isr(void)
+{
+    for (;;) {
+        continue;
+    }
+}
+
+void mps2_ignore_isr(void)
+{
+}
+
+/*
+ * The system exceptions' handlers, as picolibc names them: picolibc's
+ * crt0 (or the program) defines the ones it has; the others default as
+ * in picolibc's own table.
+ */
+#define WEAK_ALIAS(name, to) \
+    void name(void) __attribute__((weak, alias(#to)))
+WEAK_ALIAS(arm_nmi_isr, mps2_halt_isr);
+WEAK_ALIAS(arm_hardfault_isr, mps2_halt_isr);
+WEAK_ALIAS(arm_memmanage_isr, mps2_halt_isr);
+WEAK_ALIAS(arm_busfault_isr, mps2_halt_isr);
+WEAK_ALIAS(arm_usagefault_isr, mps2_halt_isr);
+WEAK_ALIAS(arm_svc_isr, mps2_ignore_isr);
+WEAK_ALIAS(arm_debugmon_isr, mps2_ignore_isr);
+WEAK_ALIAS(arm_pendsv_isr, mps2_ignore_isr);
+WEAK_ALIAS(arm_systick_isr, mps2_ignore_isr);
+
+/* An interrupt nobody asked for: say which line, stop */
+void mps2_unexpected_isr(void)
+{
+    alt_u32 ipsr;
+
+    __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
+    printf("ARM fault: unexpected interrupt (NVIC line %lu)\n",
+           (unsigned long)(ipsr & 0x1ff) - 16);
+    fflush(stdout);
+    _Exit(1);
+}
+
+/*
+ * The performance counter lines' entry.  The hardware has saved r0-r3,
+ * r12, lr, pc and xPSR on the stack the interrupted code used (PSP if
+ * EXC_RETURN bit 2 says so, else MSP): the pc is at offset 24.  The C
+ * handler is an ordinary AAPCS function; the stack stays 8-byte
+ * aligned.
+ */
+__attribute__((naked)) void mps2_perfctr_isr(void)
+{
+    __asm__ volatile(
+        "tst lr, #4\n\t"
+        "ite eq\n\t"
+        "mrseq r1, msp\n\t"
+        "mrsne r1, psp\n\t"
+        "ldr r1, [r1, #24]\n\t"
+        "mrs r0, ipsr\n\t"
+        "ubfx r0, r0, #0, #9\n\t"
+        "sub r0, r0, #16\n\t"
+        "push {r4, lr}\n\t"
+        "bl mps2_perfctr_irq\n\t"
+        "pop {r4, pc}\n\t");
+}
+
+#define X mps2_unexpected_isr
+#define P mps2_perfctr_isr
+
+/* VTOR is 0 from reset: the table goes first in the image (flash 0) */
+__attribute__((section(".data.init.enter"), aligned(256), used))
+void *const __interrupt_vector[16 + MPS2_NVIC_LINES] = {
+    __stack, _start, arm_nmi_isr, arm_hardfault_isr, arm_memmanage_isr,
+    arm_busfault_isr, arm_usagefault_isr, 0, 0, 0, 0, arm_svc_isr,
+    arm_debugmon_isr, 0, arm_pendsv_isr, arm_systick_isr,
+    /* NVIC lines 0-31 */
+    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
+    X, X, X, X, X, X, X, X, X, X, X, X, P, P, P, P,
+};
