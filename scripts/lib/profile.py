@@ -182,6 +182,10 @@ def parse_args(argv):
     hot.add_argument("--stacks", type=Path, metavar="FILE",
                      help="also write the call stacks, collapsed (the "
                      "input of flamegraph.pl and speedscope)")
+    hot.add_argument("--speedscope", type=Path, metavar="FILE",
+                     help="also write the call stacks in speedscope's "
+                     "own JSON file format (open it at speedscope.app or "
+                     "with the speedscope command)")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="show the QEMU command line")
     out = p.add_argument_group(
@@ -250,10 +254,10 @@ def check_files(parser, args):
                      f"ELF image")
     if args.gprof and args.sample is None:
         args.sample = hotspots.DEFAULT_PERIOD
-    if (args.gmon or args.stacks or args.flamegraph) and \
-            args.sample is None:
-        parser.error("--gmon, --stacks and --flamegraph go with --sample "
-                     "or --gprof")
+    if (args.gmon or args.stacks or args.flamegraph or args.speedscope) \
+            and args.sample is None:
+        parser.error("--gmon, --stacks, --flamegraph and --speedscope go "
+                     "with --sample or --gprof")
     if args.gprof and not args.files:
         parser.error("--gprof builds your sources with -pg, or boots an "
                      "image built with -pg: give them")
@@ -348,7 +352,8 @@ def report_profile(args, board, profiler, image, workdir):
     guest_gmon = workdir / "gmon.out" if args.gprof else None
     _, flat = profiler.finish(image, gmon_path, args.stacks,
                               args.gprof_unit, guest_gmon=guest_gmon,
-                              flamegraph_path=args.flamegraph)
+                              flamegraph_path=args.flamegraph,
+                              speedscope_path=args.speedscope)
     sys.stdout.write(flat)
     if args.gprof:
         sys.stdout.write(gprof.run(board, image, gmon_path, "-q"))

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """scripts/profile's results for people and CI: --json against its
-schema, --timeline as a Chrome trace, the --baseline regression gate
+schema, --timeline as a Chrome trace, --speedscope against speedscope's
+published file-format schema, the --baseline regression gate
 (a planted regression, an unchanged run, thresholds) with --junit
 against the Jenkins JUnit schema, --chart, --svg, and the JUnit XML of
 scripts/test."""
@@ -24,6 +25,8 @@ from common import REPO
 PROFILE = REPO / "scripts" / "profile"
 SCHEMA = REPO / "schemas" / "profile-report.schema.json"
 JUNIT_XSD = REPO / "schemas" / "vendor" / "junit-10.xsd"
+SPEEDSCOPE_SCHEMA = REPO / "schemas" / "vendor" / "speedscope" / \
+    "file-format-schema.json"
 SVG = "{http://www.w3.org/2000/svg}"
 
 # A loop of LOOPS iterations as section 1 ("work"), an empty section 2
@@ -232,6 +235,65 @@ def test_trace_checks_catch_a_broken_trace(ctx, board):
     assert trace_problems({"traceEvents": [
         {"ph": "Q", "name": "a", "pid": 1, "tid": 1, "ts": 1}]})
     assert trace_problems([])
+
+
+# --speedscope
+
+def speedscope_errors(doc):
+    """What speedscope's own schema (vendored from its npm package) says
+    is wrong with doc."""
+    import jsonschema
+    schema = json.loads(SPEEDSCOPE_SCHEMA.read_text())
+    jsonschema.Draft7Validator.check_schema(schema)
+    return [e.message for e in
+            jsonschema.Draft7Validator(schema).iter_errors(doc)]
+
+
+def test_speedscope_file_validates_and_equals_the_stacks(ctx, board):
+    image = ctx.firmware(board, "tests/firmware/callgraph.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        out, collapsed = Path(tmp) / "prof.json", Path(tmp) / "stacks.txt"
+        proc = ok(profile(image, "--sample=exact", "--gmon",
+                          Path(tmp) / "gmon.out", "--speedscope", out,
+                          "--stacks", collapsed))
+        doc = json.loads(out.read_text())
+        lines = collapsed.read_text().splitlines()
+    errors = speedscope_errors(doc)
+    assert not errors, f"--speedscope does not fit speedscope's schema: " \
+        f"{errors}"
+    assert f"profile: speedscope file in {out}" in proc.stderr, proc.stderr
+    prof, = doc["profiles"]
+    frames = [f["name"] for f in doc["shared"]["frames"]]
+    assert len(set(frames)) == len(frames), frames
+    assert prof["type"] == "sampled" and prof["name"].endswith(
+        "(instructions)")
+    # Every sample names frames that exist, and the samples with their
+    # weights are the collapsed stacks, line for line
+    assert len(prof["samples"]) == len(prof["weights"]) == len(lines)
+    rebuilt = sorted(";".join(frames[i] for i in sample) + f" {weight}"
+                     for sample, weight in zip(prof["samples"],
+                                               prof["weights"]))
+    assert rebuilt == sorted(lines)
+    assert prof["startValue"] == 0 and \
+        prof["endValue"] == sum(prof["weights"])
+    # callgraph_b's own instructions, exactly (see callgraph.S)
+    b = [w for sample, w in zip(prof["samples"], prof["weights"])
+         if [frames[i] for i in sample][-4:] ==
+         ["main", "callgraph_run", "callgraph_a", "callgraph_b"]]
+    assert b == [6000], b
+
+
+def test_speedscope_schema_refuses_a_broken_file(ctx, board):
+    import speedscope
+    doc = speedscope.document({"main;a": 3, "main": 1}, "x")
+    assert not speedscope_errors(doc)
+    broken = json.loads(json.dumps(doc))
+    del broken["profiles"][0]["weights"]
+    broken["profiles"][0]["unit"] = "clocks"
+    del broken["shared"]["frames"][0]["name"]
+    errors = speedscope_errors(broken)
+    assert len(errors) >= 2, errors
+    assert speedscope_errors({"$schema": doc["$schema"], "profiles": []})
 
 
 # --baseline, --threshold, --junit
