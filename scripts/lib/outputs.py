@@ -80,7 +80,7 @@ def check_baseline(args, doc):
     rows = gate.compare(doc, baseline, thresholds)
     for key in gate.unused_thresholds(rows, thresholds):
         say(f"--threshold {key}=...: no section of the run is called or "
-            f"numbered {key}")
+            f"numbered {key}, with that metric")
     table = gate.markdown(rows)
     print(table, end="", flush=True)
     if gate.publish_summary(table):
@@ -92,7 +92,7 @@ def check_baseline(args, doc):
     failed = [r for r in rows if r.failed]
     if failed:
         say(f"regression against {args.baseline}: "
-            + ", ".join(f"{r.name} ({r.core})" for r in failed))
+            + ", ".join(f"{r.name} {r.metric} ({r.core})" for r in failed))
     return bool(failed)
 
 

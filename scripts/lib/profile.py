@@ -218,16 +218,18 @@ def parse_args(argv):
                      f"appended to $GITHUB_STEP_SUMMARY) and exit "
                      f"{gate.REGRESSION_EXIT} on a regression")
     out.add_argument("--threshold", type=threshold, action="append",
-                     default=[], metavar="SECTION=REL%[,ABS]",
+                     default=[], metavar="[METRIC:]SECTION=REL%[,ABS]",
                      help="with --baseline: a section (name or number; "
                      "'*' every section, 'total' the global counter) "
-                     "regresses when its clocks grow by more than REL "
-                     "percent and more than ABS clocks (default: "
-                     f"{gate.DEFAULT_REL:g}%%,{gate.DEFAULT_ABS}; "
-                     "repeatable)")
+                     "regresses when one of its numbers (clocks, "
+                     "instructions, occurrences...; only METRIC if given) "
+                     "grows by more than REL percent and more than ABS "
+                     f"(default: {gate.DEFAULT_REL:g}%%,{gate.DEFAULT_ABS}; "
+                     "repeatable; the most specific wins)")
     out.add_argument("--junit", type=Path, metavar="FILE",
                      help="with --baseline: also write the comparison as "
-                     "JUnit XML, a test case per counter")
+                     "JUnit XML, a test case per value (a metric of a "
+                     "counter)")
     args = p.parse_args(argv)
     if (args.junit or args.threshold) and not args.baseline:
         p.error("--junit and --threshold go with --baseline")

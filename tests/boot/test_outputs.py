@@ -313,9 +313,11 @@ def test_gate_passes_an_unchanged_run(ctx, board):
         proc = ok(profile(main, "--baseline", base, "--junit", xml))
         problems = xsd_errors(xml)
         suite = ET.parse(xml).getroot()
-    assert "No change in 12 counters." in proc.stdout, proc.stdout
+    # 12 counters (2 cores: the global one, 5 sections), each compared
+    # by clocks, instructions and occurrences
+    assert "No change in 36 values." in proc.stdout, proc.stdout
     assert not problems, problems
-    assert (suite.get("tests"), suite.get("failures")) == ("12", "0")
+    assert (suite.get("tests"), suite.get("failures")) == ("36", "0")
 
 
 def test_gate_catches_a_planted_regression(ctx, board):
@@ -330,22 +332,27 @@ def test_gate_catches_a_planted_regression(ctx, board):
         problems = xsd_errors(xml)
         suite = ET.parse(xml).getroot()
         published = summary.read_text()
-    assert "2 of 12 counters regressed." in proc.stdout, proc.stdout
-    row = re.search(r"^\| 0x40030000 \| work \| ([\d,]+) \| ([\d,]+) \| "
+    assert "4 of 36 values regressed." in proc.stdout, proc.stdout
+    row = re.search(r"^\| 0x40030000 \| work \| clocks \| ([\d,]+) \| "
+                    r"([\d,]+) \| "
                     r"\+([\d,]+) \| \+[\d.]+% \| 1%, 0 \| "
                     r"\*\*REGRESSED\*\* \|$",
                     proc.stdout, re.M)
     assert row, proc.stdout
     before, after, delta = (int(g.replace(",", "")) for g in row.groups())
     assert after - before == delta > 0
-    assert "| (total) |" in proc.stdout and "| empty |" not in proc.stdout
+    assert re.search(r"^\| 0x40030000 \| work \| instructions \| .*"
+                     r"\*\*REGRESSED\*\* \|$", proc.stdout, re.M)
+    assert "| (total) | clocks |" in proc.stdout and \
+        "| empty |" not in proc.stdout and "occurrences" not in proc.stdout
     assert published.strip() in proc.stdout and "REGRESSED" in published
     assert "regression against" in proc.stderr
     assert not problems, problems
-    assert suite.get("failures") == "2"
+    assert suite.get("failures") == "4"
     failed = [c.get("name") for c in suite.iter("testcase")
               if c.find("failure") is not None]
-    assert sorted(failed) == ["(total)", "work"], failed
+    assert sorted(failed) == ["(total): clocks", "(total): instructions",
+                              "work: clocks", "work: instructions"], failed
 
 
 def test_gate_thresholds_allow_what_they_say(ctx, board):
@@ -355,18 +362,57 @@ def test_gate_thresholds_allow_what_they_say(ctx, board):
         proc = ok(profile(main, "-D", "LOOPS=105", "--baseline", base,
                           "--threshold", "work=20%",
                           "--threshold", "total=20%"))
-        assert "No regression; 2 of 12 counters changed." in proc.stdout, \
+        assert "No regression; 4 of 36 values changed." in proc.stdout, \
             proc.stdout
         assert "worse (within threshold)" in proc.stdout
         # ... but not by an absolute allowance alone
         proc = ok(profile(main, "-D", "LOOPS=105", "--baseline", base,
                           "--threshold", "1=0%,5", "--threshold",
                           "total=50%"), gate.REGRESSION_EXIT)
-        assert re.search(r"\| work \|.*\| 0%, 5 \| \*\*REGRESSED\*\* \|",
-                         proc.stdout), proc.stdout
+        for metric in ("clocks", "instructions"):
+            assert re.search(rf"\| work \| {metric} \|.*\| 0%, 5 \| "
+                             rf"\*\*REGRESSED\*\* \|", proc.stdout), \
+                proc.stdout
         # and a faster run is no regression
         proc = ok(profile(main, "-D", "LOOPS=50", "--baseline", base))
         assert "improved" in proc.stdout, proc.stdout
+
+
+def test_gate_catches_a_regression_in_instructions_alone(ctx, board):
+    """The same run against a baseline whose "work" retired 50 fewer
+    instructions (planted in the stored --json): its clocks are the
+    same, its instructions regressed, and only a threshold for that
+    metric lets it pass."""
+    with tempfile.TemporaryDirectory() as tmp:
+        main, base = loop_baseline(tmp)
+        doc = json.loads(base.read_text())
+        work = doc["cores"][0]["sections"][0]
+        assert work["name"] == "work" and work["instructions"] > 500
+        work["instructions"] -= 50
+        base.write_text(json.dumps(doc))
+        xml = Path(tmp) / "gate.xml"
+        proc = ok(profile(main, "--baseline", base, "--junit", xml),
+                  gate.REGRESSION_EXIT)
+        failed = [c.get("name") for c in ET.parse(xml).getroot().iter(
+            "testcase") if c.find("failure") is not None]
+        assert failed == ["work: instructions"], failed
+        assert "1 of 36 values regressed." in proc.stdout, proc.stdout
+        assert re.search(r"^\| 0x40030000 \| work \| instructions \| "
+                         r"([\d,]+) \| ([\d,]+) \| \+50 \| .*"
+                         r"\*\*REGRESSED\*\* \|$", proc.stdout, re.M), \
+            proc.stdout
+        assert "| clocks |" not in proc.stdout     # unchanged: not shown
+        assert "work instructions (0x40030000)" in proc.stderr, proc.stderr
+        # A threshold for that metric of that section, or of every one
+        for allow in ("instructions:work=20%", "instructions:1=0%,50",
+                      "instructions:*=20%"):
+            proc = ok(profile(main, "--baseline", base, "--threshold",
+                              allow))
+            assert "worse (within threshold)" in proc.stdout, (allow,
+                                                               proc.stdout)
+        # ... but not one for another metric
+        proc = ok(profile(main, "--baseline", base, "--threshold",
+                          "clocks:work=20%"), gate.REGRESSION_EXIT)
 
 
 def test_gate_options_are_checked(ctx, board):
@@ -400,6 +446,48 @@ def test_gate_unit_rules(ctx, board):
     assert rows["1"].status == "missing" and rows["1"].failed
     assert gate.parse_threshold("my=sec=2.5%,10") == \
         ("my=sec", gate.Threshold(2.5, 10))
+    assert rows["1"].metric == "clocks"
+
+
+def test_gate_compares_every_numeric_member(ctx, board):
+    """A member a later document adds (an event count, say) is compared
+    with no change to the gate; derived members are not; the most
+    specific threshold wins."""
+    def doc(misses, seconds=0.5):
+        section = {"section": 1, "name": "a", "clocks": 100,
+                   "instructions": 90, "occurrences": 1, "seconds": seconds,
+                   "percent": 10.0, "cache_misses": misses, "label": "x",
+                   "flag": True}
+        return {"cores": [{"base_hex": "0x1",
+                           "global": {"clocks": 1000, "occurrences": 1},
+                           "sections": [section]}]}
+    rows = {(r.key, r.metric): r for r in gate.compare(doc(12, 0.9),
+                                                        doc(10))}
+    assert sorted(rows) == [("1", "cache_misses"), ("1", "clocks"),
+                            ("1", "instructions"), ("1", "occurrences"),
+                            ("total", "clocks"), ("total", "occurrences")]
+    assert rows[("1", "cache_misses")].status == "regressed"
+    assert rows[("1", "clocks")].status == "same"
+    t = {"a": gate.Threshold(50.0), "cache_misses:*": gate.Threshold(10.0),
+         "cache_misses:a": gate.Threshold(30.0)}
+    rows = {(r.key, r.metric): r for r in gate.compare(doc(12), doc(10), t)}
+    assert rows[("1", "cache_misses")].threshold == gate.Threshold(30.0)
+    assert rows[("1", "cache_misses")].status == "worse"
+    del t["cache_misses:a"]
+    rows = {(r.key, r.metric): r for r in gate.compare(doc(12), doc(10), t)}
+    assert rows[("1", "cache_misses")].status == "regressed"
+    assert rows[("1", "clocks")].threshold == gate.Threshold(50.0)
+    # Only in the run: new, no regression; only in the baseline: missing
+    old = doc(10)
+    del old["cores"][0]["sections"][0]["cache_misses"]
+    rows = {(r.key, r.metric): r for r in gate.compare(doc(12), old)}
+    assert rows[("1", "cache_misses")].status == "new"
+    rows = {(r.key, r.metric): r for r in gate.compare(old, doc(12))}
+    assert rows[("1", "cache_misses")].failed
+    assert gate.unused_thresholds(
+        gate.compare(doc(1), doc(1)), {"cache_misses:a": 1, "misses:a": 1,
+                                       "instructions:total": 1}) == \
+        ["misses:a", "instructions:total"]
 
 
 # JUnit XML of scripts/test
