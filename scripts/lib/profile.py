@@ -18,6 +18,7 @@ import hotspots
 import outputs
 import preflight
 import qemu
+import qmp
 import readout
 from common import BUILD, ArgumentParser, main_guard, say
 
@@ -186,6 +187,10 @@ def parse_args(argv):
                      help="also write the call stacks in speedscope's "
                      "own JSON file format (open it at speedscope.app or "
                      "with the speedscope command)")
+    run.add_argument("--qmp", type=Path, metavar="SOCKET",
+                     help="serve QMP on the UNIX socket SOCKET while the "
+                     "guest runs: scripts/readout SOCKET prints the live "
+                     "counts of every core")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="show the QEMU command line")
     out = p.add_argument_group(
@@ -233,6 +238,9 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if (args.junit or args.threshold) and not args.baseline:
         p.error("--junit and --threshold go with --baseline")
+    if args.qmp and not args.qmp.resolve().parent.is_dir():
+        p.error(f"--qmp {args.qmp}: no such directory "
+                f"{args.qmp.resolve().parent}")
     if args.baseline and not args.baseline.is_file():
         p.error(f"--baseline {args.baseline}: no such file")
     check_files(p, args)
@@ -327,6 +335,10 @@ def main():
                                 if args.timeline else 0)
         extra = args.qemu_arg + boot.counter_args(
             board, args.add_counter, found.device_props)
+        if args.qmp:
+            extra += qmp.qemu_args(args.qmp.resolve())
+            say(f"QMP on {args.qmp}: scripts/readout {args.qmp} prints "
+                f"the live counts")
         profiler = None
         if args.sample is not None:
             profiler = hotspots.Profiler(built, board, args.sample,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import boot
 import readout
-from bootlib import expect_exit
+from bootlib import HANGS_IN_A_SECTION, expect_exit
 from common import REPO
 
 PER_BOARD = True
@@ -36,32 +36,6 @@ int main(void)
     PERF_END(p, 2);
     PERF_STOP_MEASURING(p);
     return 0;
-}
-"""
-
-
-# Counts in section 2 until QEMU is stopped
-HANGS_IN_A_SECTION = """\
-#include <stdio.h>
-#include "system.h"
-#include "altera_avalon_performance_counter.h"
-
-static volatile int sink;
-
-int main(void)
-{
-    void *p = (void *)PERFORMANCE_COUNTER_BASE;
-
-    PERF_RESET(p);
-    PERF_START_MEASURING(p);
-    PERF_BEGIN(p, 1);
-    sink = 1;
-    PERF_END(p, 1);
-    PERF_BEGIN(p, 2);
-    printf("hanging in section 2\\n");
-    for (;;) {
-        sink++;
-    }
 }
 """
 
