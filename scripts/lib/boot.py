@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Boot a firmware image in QEMU with the performance counter attached."""
 
+import os
+import re
+import signal
 import subprocess
 import sys
 import threading
@@ -13,6 +16,9 @@ from common import Failure, say
 
 DEFAULT_TIMEOUT = 60
 TIMEOUT_EXIT = 124
+# How long a timed-out QEMU has, after SIGTERM, to run its exit
+# notifiers (the cores write their report-file) before SIGKILL
+TERM_GRACE = 5
 
 
 @dataclass
@@ -60,6 +66,11 @@ def command(qemu, board, image, icount=True, extra=(), device_props=None):
     return cmd + list(extra) + ["-kernel", str(image)]
 
 
+# What QEMU says when it shuts down on the SIGTERM that stop() sends
+_OUR_SIGTERM = re.compile(r": terminating on signal 15 from pid "
+                          rf"{os.getpid()}\b")
+
+
 class Relay:
     """Pass a QEMU output stream on as it comes (or capture it), less
     the board's known noise, but for a fault report: that is held back
@@ -74,10 +85,12 @@ class Relay:
         self.captured = []
         self.report = []
         self.fault = None
+        self.stopping = False   # set when we send QEMU its SIGTERM
 
     def read(self, stream):
         for line in stream:
-            if line.rstrip("\n") in self.noise:
+            if line.rstrip("\n") in self.noise or (
+                    self.stopping and _OUR_SIGTERM.search(line)):
                 continue
             if self.report or faults.is_header(line):
                 self.report.append(line)
@@ -131,8 +144,8 @@ def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
     try:
         proc.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+        errors.stopping = True
+        stop(proc)
         timed_out = True
     for reader in readers:
         reader.join()
@@ -142,6 +155,21 @@ def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
     return Result(TIMEOUT_EXIT if timed_out else code,
                   "".join(output.captured), timed_out,
                   output.fault or errors.fault)
+
+
+def stop(proc, grace=TERM_GRACE):
+    """Stop a QEMU that has run too long: SIGTERM first, on which QEMU
+    shuts down as a guest's exit would, running its exit notifiers (so
+    each core writes its report-file); SIGKILL if it is still there
+    after grace seconds. Returns how: "terminated" or "killed"."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace)
+        return "terminated"
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return "killed"
 
 
 def timeout_message(guest, timeout):

@@ -2,14 +2,26 @@
 """scripts/profile --baseline: compare a run with a stored --json file.
 
 Every counter (each core's global counter, shown as "(total)", and each
-section) is compared by clocks. A counter regresses when its clocks
-grew by more than its absolute threshold AND by more than its relative
-threshold (percent of the baseline's clocks); both default to
-DEFAULT_REL % and DEFAULT_ABS clocks, and --threshold SECTION=REL%[,ABS]
-sets them per section (by name or number; "*" for every section, and
-"total" for the global counter). Counts under -icount are exact, so
-any other change is real too: it is shown, but fails nothing. A counter
-of the baseline missing from the run is a regression.
+section) is compared by every number the --json document gives it:
+clocks, instructions, occurrences, and whatever numeric member a later
+version of the document adds (event counts, say), with no change here;
+only "section" (its number) and "seconds" and "percent" (made from the
+clocks) are left out. One metric of one counter is a "value".
+
+A value regresses when it grew by more than its absolute threshold AND
+by more than its relative threshold (percent of the baseline's value);
+both default to DEFAULT_REL % and DEFAULT_ABS. --threshold KEY=REL%[,ABS]
+sets them, the most specific KEY winning:
+
+  METRIC:SECTION   one metric of a section (by name or number), or of
+                   the global counter with SECTION "total"
+  METRIC:*         one metric of every section
+  SECTION          every metric of a section ("total": the global one)
+  *                every metric of every section
+
+Counts under -icount are exact, so any other change is real too: it is
+shown, but fails nothing. A value of the baseline missing from the run
+is a regression; a value only the run has is shown as new.
 """
 
 import os
@@ -33,13 +45,20 @@ class Threshold:
         return f"{self.rel:g}%, {self.abs}"
 
 
+# Members of a counter that are not compared: its number, and what is
+# made from its clocks
+NOT_COMPARED = {"section", "seconds", "percent"}
+
+
 def parse_threshold(text):
-    """'SECTION=REL%[,ABS]' -> (SECTION, Threshold); ValueError if not."""
+    """'[METRIC:]SECTION=REL%[,ABS]' -> (KEY, Threshold); ValueError if
+    not."""
     key, sep, value = text.rpartition("=")
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)%\s*(?:,\s*(\d+)\s*)?", value)
     if not sep or not key or not m:
-        raise ValueError(f"'{text}' is not SECTION=REL%[,ABS] "
-                         f"(say checksum=2%,100 or '*=0%')")
+        raise ValueError(f"'{text}' is not [METRIC:]SECTION=REL%[,ABS] "
+                         f"(say checksum=2%,100, instructions:*=0% or "
+                         f"'*=0%')")
     return key, Threshold(float(m.group(1)), int(m.group(2) or 0))
 
 
@@ -48,8 +67,9 @@ class Row:
     core: str           # base, hex
     key: str            # section number, or "total"
     name: str           # what a reader calls it
-    baseline: int       # clocks; None if new
-    current: int        # clocks; None if missing
+    metric: str         # "clocks", "instructions", ...
+    baseline: int       # the value; None if new
+    current: int        # the value; None if missing
     threshold: Threshold
     status: str = "same"  # same, better, worse (within threshold),
     #                       regressed, new, missing
@@ -73,37 +93,50 @@ class Row:
         return self.status in ("regressed", "missing")
 
 
-def _counters(doc):
-    """{(core base_hex, key): (name, clocks)} of a --json document."""
+def _metrics(counter):
+    """{metric: value} of a counter's numeric members."""
+    return {k: v for k, v in counter.items() if k not in NOT_COMPARED
+            and isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def _values(doc):
+    """{(core base_hex, key, metric): (name, value)} of a --json
+    document, in its order: each counter's metrics, clocks first."""
     out = {}
     for core in doc.get("cores", []):
         base = core["base_hex"]
-        out[(base, TOTAL)] = ("(total)", core["global"]["clocks"])
-        for s in core["sections"]:
-            out[(base, str(s["section"]))] = (
-                s.get("name") or f"section {s['section']}", s["clocks"])
+        counters = [(TOTAL, "(total)", core["global"])] + [
+            (str(s["section"]), s.get("name") or f"section {s['section']}",
+             s) for s in core["sections"]]
+        for key, name, counter in counters:
+            metrics = _metrics(counter)
+            for metric in sorted(metrics, key=lambda m: (m != "clocks", m)):
+                out[(base, key, metric)] = (name, metrics[metric])
     return out
 
 
-def _threshold(thresholds, key, name):
-    for k in (name, key, "*" if key != TOTAL else TOTAL):
+def _threshold(thresholds, key, name, metric):
+    every = TOTAL if key == TOTAL else "*"
+    for k in (f"{metric}:{name}", f"{metric}:{key}", f"{metric}:{every}",
+              name, key, every):
         if k in thresholds:
             return thresholds[k]
-    return thresholds.get(TOTAL if key == TOTAL else "*", Threshold())
+    return Threshold()
 
 
 def compare(current, baseline, thresholds=None):
-    """Rows comparing two --json documents, in the baseline's order,
-    then counters only the run has."""
+    """Rows comparing two --json documents, a row per value, in the
+    baseline's order, then values only the run has."""
     thresholds = thresholds or {}
-    now = _counters(current)
-    before = _counters(baseline)
+    now = _values(current)
+    before = _values(baseline)
     rows = []
-    for (core, key), (name, clocks) in before.items():
-        got = now.get((core, key))
-        row = Row(core, key, got[0] if got else name, clocks,
+    for (core, key, metric), (name, value) in before.items():
+        got = now.get((core, key, metric))
+        name = got[0] if got else name
+        row = Row(core, key, name, metric, value,
                   got[1] if got else None,
-                  _threshold(thresholds, key, got[0] if got else name))
+                  _threshold(thresholds, key, name, metric))
         if got is None:
             row.status = "missing"
         elif row.delta == 0:
@@ -116,18 +149,21 @@ def compare(current, baseline, thresholds=None):
         else:
             row.status = "worse"
         rows.append(row)
-    for (core, key), (name, clocks) in now.items():
-        if (core, key) not in before:
-            rows.append(Row(core, key, name, None, clocks,
-                            _threshold(thresholds, key, name), "new"))
+    for (core, key, metric), (name, value) in now.items():
+        if (core, key, metric) not in before:
+            rows.append(Row(core, key, name, metric, None, value,
+                            _threshold(thresholds, key, name, metric),
+                            "new"))
     return rows
 
 
 def unused_thresholds(rows, thresholds):
-    """Threshold keys that name no counter (a typo, most likely)."""
+    """Threshold keys that name no value (a typo, most likely)."""
     known = {"*", TOTAL}
     for r in rows:
-        known |= {r.name, r.key}
+        every = TOTAL if r.key == TOTAL else "*"
+        known |= {r.name, r.key, f"{r.metric}:{every}",
+                  f"{r.metric}:{r.name}", f"{r.metric}:{r.key}"}
     return [k for k in thresholds if k not in known]
 
 
@@ -141,29 +177,30 @@ def _num(v):
 
 
 def markdown(rows, title="perf-counter: changes against the baseline"):
-    """A Markdown table of the counters that changed (all if none did),
+    """A Markdown table of the values that changed (all if none did),
     fit for a CI job summary."""
     changed = [r for r in rows if r.status != "same"]
     failed = [r for r in rows if r.failed]
     lines = [f"### {title}", ""]
     if failed:
-        lines.append(f"{len(failed)} of {len(rows)} counters regressed.")
+        lines.append(f"{len(failed)} of {len(rows)} values regressed.")
     elif changed:
         lines.append(f"No regression; {len(changed)} of {len(rows)} "
-                     f"counters changed.")
+                     f"values changed.")
     else:
-        lines.append(f"No change in {len(rows)} counters.")
-    lines += ["", "| core | section | baseline (clocks) | run (clocks) | "
+        lines.append(f"No change in {len(rows)} values.")
+    lines += ["", "| core | section | metric | baseline | run | "
               "change | change % | threshold (rel, abs) | status |",
-              "| --- | --- | ---: | ---: | ---: | ---: | --- | --- |"]
-    # Nothing changed: the counters that counted anything, for the record
+              "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |"]
+    # Nothing changed: the values that are not 0, for the record
     for r in changed or [r for r in rows if r.baseline or r.current]:
         pct = r.percent
         pct = "" if pct is None else ("inf" if pct == float("inf")
                                       else f"{pct:+.2f}%")
         delta = "" if r.delta is None else f"{r.delta:+,}"
         name = r.name.replace("|", "\\|")
-        lines.append(f"| {r.core} | {name} | {_num(r.baseline)} | "
+        lines.append(f"| {r.core} | {name} | {r.metric} | "
+                     f"{_num(r.baseline)} | "
                      f"{_num(r.current)} | {delta} | {pct} | "
                      f"{r.threshold} | {_MARK[r.status]} |")
     return "\n".join(lines) + "\n"
@@ -179,18 +216,19 @@ def publish_summary(text):
 
 
 def junit_cases(rows):
-    """JUnit test cases, one per counter compared."""
+    """JUnit test cases, one per value compared."""
     cases = []
     for r in rows:
         failure = None
         if r.failed:
-            failure = (f"{r.name} on the core at {r.core}: "
+            failure = (f"{r.name}'s {r.metric} on the core at {r.core}: "
                        + ("missing from the run" if r.status == "missing"
-                          else f"{r.baseline} -> {r.current} clocks "
+                          else f"{r.baseline} -> {r.current} {r.metric} "
                           f"({r.delta:+}, {r.percent:+.2f}%), over the "
                           f"threshold {r.threshold}"))
-        cases.append(Case(classname=f"perf-counter.{r.core}", name=r.name,
-                          failure=failure,
-                          output=f"baseline {_num(r.baseline)} clocks, run "
-                          f"{_num(r.current)} clocks, status {r.status}"))
+        cases.append(Case(classname=f"perf-counter.{r.core}",
+                          name=f"{r.name}: {r.metric}", failure=failure,
+                          output=f"baseline {_num(r.baseline)} {r.metric}, "
+                          f"run {_num(r.current)} {r.metric}, status "
+                          f"{r.status}"))
     return cases

@@ -12,6 +12,7 @@ import flamegraph
 import gmon
 import gprof
 import plugin
+import speedscope
 import stacks
 from common import Failure, say
 
@@ -39,7 +40,8 @@ class Profiler:
         self.qemu_args = plugin.qemu_args(qemu, board, self.results, period)
 
     def finish(self, image, gmon_path, stacks_path=None, unit="seconds",
-               report=say, guest_gmon=None, flamegraph_path=None):
+               report=say, guest_gmon=None, flamegraph_path=None,
+               speedscope_path=None):
         """Write gmon.out (and collapsed stacks), report what was written;
         return the Profile and gprof's flat profile.
 
@@ -66,19 +68,24 @@ class Profiler:
             report(f"profile: {profile.depth_lost} calls went deeper than "
                    f"the profiler follows; their time is charged to the "
                    f"deepest frame it kept")
-        if stacks_path or flamegraph_path:
+        if stacks_path or flamegraph_path or speedscope_path:
             collapsed = stacks.collapse(profile, elf.read(image))
         if stacks_path:
             stacks.write(stacks_path, collapsed)
             report(f"profile: {len(collapsed)} call stacks in "
                    f"{stacks_path}")
+        unit = "instructions" if self.period == plugin.EXACT else \
+            "samples"
         if flamegraph_path:
-            unit = "instructions" if self.period == plugin.EXACT else \
-                "samples"
             flamegraph_path.write_text(flamegraph.render(
                 stacks.lines(collapsed), f"{image.name} on "
                 f"{self.board.name}", unit))
             report(f"profile: flame graph in {flamegraph_path}")
+        if speedscope_path:
+            speedscope.write(speedscope_path, collapsed,
+                             f"{image.name} on {self.board.name} ({unit})")
+            report(f"profile: speedscope file in {speedscope_path} "
+                   f"({speedscope_path.stat().st_size:,} bytes)")
         return profile, gprof.run(self.board, image, gmon_path, "-p")
 
     def gmon_unit(self, unit):

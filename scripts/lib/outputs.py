@@ -6,6 +6,7 @@ the host's readout of every core, and the files and pictures asked for
 import sys
 from pathlib import Path
 
+import boot
 import charts
 import gate
 import junit
@@ -19,18 +20,23 @@ def _wrote(path):
     say(f"wrote {path} ({Path(path).stat().st_size:,} bytes)")
 
 
-def host_reports(cores, mode):
+def host_reports(cores, mode, timed_out=False):
     """Print the host's readout of each core the guest printed no report
-    of (mode "auto", and only if it counted anything), of every core
-    ("always"), or of none ("never")."""
+    of (mode "auto", and only if it counted anything, or of every core
+    of a guest that timed out: what it had counted when QEMU was
+    stopped), of every core ("always"), or of none ("never")."""
     for core in cores:
-        if mode == "never" or (mode == "auto" and
+        if mode == "never" or (mode == "auto" and not timed_out and
                                (core.reported or not core.used)):
             continue
         last = max((s.number for s in core.sections
                     if s.clocks or s.occurrences), default=1)
         why = "" if core.reported else " (the guest printed none)"
-        print(f"[perf-counter] host readout of the core at "
+        what = "host readout"
+        if timed_out:
+            what, why = "partial host readout", \
+                " (when the guest was stopped)"
+        print(f"[perf-counter] {what} of the core at "
               f"{core.base:#010x}{why}:")
         print(readout.format_report(core, last), end="", flush=True)
 
@@ -38,11 +44,13 @@ def host_reports(cores, mode):
 def produce(args, board, built, image, result, cores):
     """Everything asked for; returns the exit status (the guest's, or
     gate.REGRESSION_EXIT for a regression in a run that exited 0)."""
-    if result.timed_out or not cores:
+    if not cores:
         say("no readout of the counters: QEMU was stopped before it "
-            "could write one")
+            "could write one" + (f" (it did not stop within "
+                                 f"{boot.TERM_GRACE} s of SIGTERM and was "
+                                 f"killed)" if result.timed_out else ""))
     readout.match_guest_reports(cores, result.output)
-    host_reports(cores, args.host_report)
+    host_reports(cores, args.host_report, result.timed_out)
     if args.chart:
         print(charts.text(cores, unicode=_utf8(sys.stdout)), end="",
               flush=True)
@@ -80,7 +88,7 @@ def check_baseline(args, doc):
     rows = gate.compare(doc, baseline, thresholds)
     for key in gate.unused_thresholds(rows, thresholds):
         say(f"--threshold {key}=...: no section of the run is called or "
-            f"numbered {key}")
+            f"numbered {key}, with that metric")
     table = gate.markdown(rows)
     print(table, end="", flush=True)
     if gate.publish_summary(table):
@@ -92,7 +100,7 @@ def check_baseline(args, doc):
     failed = [r for r in rows if r.failed]
     if failed:
         say(f"regression against {args.baseline}: "
-            + ", ".join(f"{r.name} ({r.core})" for r in failed))
+            + ", ".join(f"{r.name} {r.metric} ({r.core})" for r in failed))
     return bool(failed)
 
 

@@ -18,6 +18,7 @@ import hotspots
 import outputs
 import preflight
 import qemu
+import qmp
 import readout
 from common import BUILD, ArgumentParser, main_guard, say
 
@@ -182,6 +183,14 @@ def parse_args(argv):
     hot.add_argument("--stacks", type=Path, metavar="FILE",
                      help="also write the call stacks, collapsed (the "
                      "input of flamegraph.pl and speedscope)")
+    hot.add_argument("--speedscope", type=Path, metavar="FILE",
+                     help="also write the call stacks in speedscope's "
+                     "own JSON file format (open it at speedscope.app or "
+                     "with the speedscope command)")
+    run.add_argument("--qmp", type=Path, metavar="SOCKET",
+                     help="serve QMP on the UNIX socket SOCKET while the "
+                     "guest runs: scripts/readout SOCKET prints the live "
+                     "counts of every core")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="show the QEMU command line")
     out = p.add_argument_group(
@@ -214,19 +223,24 @@ def parse_args(argv):
                      f"appended to $GITHUB_STEP_SUMMARY) and exit "
                      f"{gate.REGRESSION_EXIT} on a regression")
     out.add_argument("--threshold", type=threshold, action="append",
-                     default=[], metavar="SECTION=REL%[,ABS]",
+                     default=[], metavar="[METRIC:]SECTION=REL%[,ABS]",
                      help="with --baseline: a section (name or number; "
                      "'*' every section, 'total' the global counter) "
-                     "regresses when its clocks grow by more than REL "
-                     "percent and more than ABS clocks (default: "
-                     f"{gate.DEFAULT_REL:g}%%,{gate.DEFAULT_ABS}; "
-                     "repeatable)")
+                     "regresses when one of its numbers (clocks, "
+                     "instructions, occurrences...; only METRIC if given) "
+                     "grows by more than REL percent and more than ABS "
+                     f"(default: {gate.DEFAULT_REL:g}%%,{gate.DEFAULT_ABS}; "
+                     "repeatable; the most specific wins)")
     out.add_argument("--junit", type=Path, metavar="FILE",
                      help="with --baseline: also write the comparison as "
-                     "JUnit XML, a test case per counter")
+                     "JUnit XML, a test case per value (a metric of a "
+                     "counter)")
     args = p.parse_args(argv)
     if (args.junit or args.threshold) and not args.baseline:
         p.error("--junit and --threshold go with --baseline")
+    if args.qmp and not args.qmp.resolve().parent.is_dir():
+        p.error(f"--qmp {args.qmp}: no such directory "
+                f"{args.qmp.resolve().parent}")
     if args.baseline and not args.baseline.is_file():
         p.error(f"--baseline {args.baseline}: no such file")
     check_files(p, args)
@@ -250,10 +264,10 @@ def check_files(parser, args):
                      f"ELF image")
     if args.gprof and args.sample is None:
         args.sample = hotspots.DEFAULT_PERIOD
-    if (args.gmon or args.stacks or args.flamegraph) and \
-            args.sample is None:
-        parser.error("--gmon, --stacks and --flamegraph go with --sample "
-                     "or --gprof")
+    if (args.gmon or args.stacks or args.flamegraph or args.speedscope) \
+            and args.sample is None:
+        parser.error("--gmon, --stacks, --flamegraph and --speedscope go "
+                     "with --sample or --gprof")
     if args.gprof and not args.files:
         parser.error("--gprof builds your sources with -pg, or boots an "
                      "image built with -pg: give them")
@@ -321,6 +335,10 @@ def main():
                                 if args.timeline else 0)
         extra = args.qemu_arg + boot.counter_args(
             board, args.add_counter, found.device_props)
+        if args.qmp:
+            extra += qmp.qemu_args(args.qmp.resolve())
+            say(f"QMP on {args.qmp}: scripts/readout {args.qmp} prints "
+                f"the live counts")
         profiler = None
         if args.sample is not None:
             profiler = hotspots.Profiler(built, board, args.sample,
@@ -348,7 +366,8 @@ def report_profile(args, board, profiler, image, workdir):
     guest_gmon = workdir / "gmon.out" if args.gprof else None
     _, flat = profiler.finish(image, gmon_path, args.stacks,
                               args.gprof_unit, guest_gmon=guest_gmon,
-                              flamegraph_path=args.flamegraph)
+                              flamegraph_path=args.flamegraph,
+                              speedscope_path=args.speedscope)
     sys.stdout.write(flat)
     if args.gprof:
         sys.stdout.write(gprof.run(board, image, gmon_path, "-q"))

@@ -5,6 +5,31 @@ import re
 
 import boot
 
+# A program (C) that counts in section 2 until QEMU is stopped
+HANGS_IN_A_SECTION = """\
+#include <stdio.h>
+#include "system.h"
+#include "altera_avalon_performance_counter.h"
+
+static volatile int sink;
+
+int main(void)
+{
+    void *p = (void *)PERFORMANCE_COUNTER_BASE;
+
+    PERF_RESET(p);
+    PERF_START_MEASURING(p);
+    PERF_BEGIN(p, 1);
+    sink = 1;
+    PERF_END(p, 1);
+    PERF_BEGIN(p, 2);
+    printf("hanging in section 2\\n");
+    for (;;) {
+        sink++;
+    }
+}
+"""
+
 
 def run_image(ctx, board, relpath, **kwargs):
     """Boot firmware relpath of board's build; return the boot Result."""

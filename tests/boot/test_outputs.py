@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """scripts/profile's results for people and CI: --json against its
-schema, --timeline as a Chrome trace, the --baseline regression gate
+schema, --timeline as a Chrome trace, --speedscope against speedscope's
+published file-format schema, the --baseline regression gate
 (a planted regression, an unchanged run, thresholds) with --junit
 against the Jenkins JUnit schema, --chart, --svg, and the JUnit XML of
 scripts/test."""
@@ -24,6 +25,8 @@ from common import REPO
 PROFILE = REPO / "scripts" / "profile"
 SCHEMA = REPO / "schemas" / "profile-report.schema.json"
 JUNIT_XSD = REPO / "schemas" / "vendor" / "junit-10.xsd"
+SPEEDSCOPE_SCHEMA = REPO / "schemas" / "vendor" / "speedscope" / \
+    "file-format-schema.json"
 SVG = "{http://www.w3.org/2000/svg}"
 
 # A loop of LOOPS iterations as section 1 ("work"), an empty section 2
@@ -234,6 +237,65 @@ def test_trace_checks_catch_a_broken_trace(ctx, board):
     assert trace_problems([])
 
 
+# --speedscope
+
+def speedscope_errors(doc):
+    """What speedscope's own schema (vendored from its npm package) says
+    is wrong with doc."""
+    import jsonschema
+    schema = json.loads(SPEEDSCOPE_SCHEMA.read_text())
+    jsonschema.Draft7Validator.check_schema(schema)
+    return [e.message for e in
+            jsonschema.Draft7Validator(schema).iter_errors(doc)]
+
+
+def test_speedscope_file_validates_and_equals_the_stacks(ctx, board):
+    image = ctx.firmware(board, "tests/firmware/callgraph.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        out, collapsed = Path(tmp) / "prof.json", Path(tmp) / "stacks.txt"
+        proc = ok(profile(image, "--sample=exact", "--gmon",
+                          Path(tmp) / "gmon.out", "--speedscope", out,
+                          "--stacks", collapsed))
+        doc = json.loads(out.read_text())
+        lines = collapsed.read_text().splitlines()
+    errors = speedscope_errors(doc)
+    assert not errors, f"--speedscope does not fit speedscope's schema: " \
+        f"{errors}"
+    assert f"profile: speedscope file in {out}" in proc.stderr, proc.stderr
+    prof, = doc["profiles"]
+    frames = [f["name"] for f in doc["shared"]["frames"]]
+    assert len(set(frames)) == len(frames), frames
+    assert prof["type"] == "sampled" and prof["name"].endswith(
+        "(instructions)")
+    # Every sample names frames that exist, and the samples with their
+    # weights are the collapsed stacks, line for line
+    assert len(prof["samples"]) == len(prof["weights"]) == len(lines)
+    rebuilt = sorted(";".join(frames[i] for i in sample) + f" {weight}"
+                     for sample, weight in zip(prof["samples"],
+                                               prof["weights"]))
+    assert rebuilt == sorted(lines)
+    assert prof["startValue"] == 0 and \
+        prof["endValue"] == sum(prof["weights"])
+    # callgraph_b's own instructions, exactly (see callgraph.S)
+    b = [w for sample, w in zip(prof["samples"], prof["weights"])
+         if [frames[i] for i in sample][-4:] ==
+         ["main", "callgraph_run", "callgraph_a", "callgraph_b"]]
+    assert b == [6000], b
+
+
+def test_speedscope_schema_refuses_a_broken_file(ctx, board):
+    import speedscope
+    doc = speedscope.document({"main;a": 3, "main": 1}, "x")
+    assert not speedscope_errors(doc)
+    broken = json.loads(json.dumps(doc))
+    del broken["profiles"][0]["weights"]
+    broken["profiles"][0]["unit"] = "clocks"
+    del broken["shared"]["frames"][0]["name"]
+    errors = speedscope_errors(broken)
+    assert len(errors) >= 2, errors
+    assert speedscope_errors({"$schema": doc["$schema"], "profiles": []})
+
+
 # --baseline, --threshold, --junit
 
 def loop_baseline(tmp, loops=100):
@@ -251,9 +313,11 @@ def test_gate_passes_an_unchanged_run(ctx, board):
         proc = ok(profile(main, "--baseline", base, "--junit", xml))
         problems = xsd_errors(xml)
         suite = ET.parse(xml).getroot()
-    assert "No change in 12 counters." in proc.stdout, proc.stdout
+    # 12 counters (2 cores: the global one, 5 sections), each compared
+    # by clocks, instructions and occurrences
+    assert "No change in 36 values." in proc.stdout, proc.stdout
     assert not problems, problems
-    assert (suite.get("tests"), suite.get("failures")) == ("12", "0")
+    assert (suite.get("tests"), suite.get("failures")) == ("36", "0")
 
 
 def test_gate_catches_a_planted_regression(ctx, board):
@@ -268,22 +332,27 @@ def test_gate_catches_a_planted_regression(ctx, board):
         problems = xsd_errors(xml)
         suite = ET.parse(xml).getroot()
         published = summary.read_text()
-    assert "2 of 12 counters regressed." in proc.stdout, proc.stdout
-    row = re.search(r"^\| 0x40030000 \| work \| ([\d,]+) \| ([\d,]+) \| "
+    assert "4 of 36 values regressed." in proc.stdout, proc.stdout
+    row = re.search(r"^\| 0x40030000 \| work \| clocks \| ([\d,]+) \| "
+                    r"([\d,]+) \| "
                     r"\+([\d,]+) \| \+[\d.]+% \| 1%, 0 \| "
                     r"\*\*REGRESSED\*\* \|$",
                     proc.stdout, re.M)
     assert row, proc.stdout
     before, after, delta = (int(g.replace(",", "")) for g in row.groups())
     assert after - before == delta > 0
-    assert "| (total) |" in proc.stdout and "| empty |" not in proc.stdout
+    assert re.search(r"^\| 0x40030000 \| work \| instructions \| .*"
+                     r"\*\*REGRESSED\*\* \|$", proc.stdout, re.M)
+    assert "| (total) | clocks |" in proc.stdout and \
+        "| empty |" not in proc.stdout and "occurrences" not in proc.stdout
     assert published.strip() in proc.stdout and "REGRESSED" in published
     assert "regression against" in proc.stderr
     assert not problems, problems
-    assert suite.get("failures") == "2"
+    assert suite.get("failures") == "4"
     failed = [c.get("name") for c in suite.iter("testcase")
               if c.find("failure") is not None]
-    assert sorted(failed) == ["(total)", "work"], failed
+    assert sorted(failed) == ["(total): clocks", "(total): instructions",
+                              "work: clocks", "work: instructions"], failed
 
 
 def test_gate_thresholds_allow_what_they_say(ctx, board):
@@ -293,18 +362,57 @@ def test_gate_thresholds_allow_what_they_say(ctx, board):
         proc = ok(profile(main, "-D", "LOOPS=105", "--baseline", base,
                           "--threshold", "work=20%",
                           "--threshold", "total=20%"))
-        assert "No regression; 2 of 12 counters changed." in proc.stdout, \
+        assert "No regression; 4 of 36 values changed." in proc.stdout, \
             proc.stdout
         assert "worse (within threshold)" in proc.stdout
         # ... but not by an absolute allowance alone
         proc = ok(profile(main, "-D", "LOOPS=105", "--baseline", base,
                           "--threshold", "1=0%,5", "--threshold",
                           "total=50%"), gate.REGRESSION_EXIT)
-        assert re.search(r"\| work \|.*\| 0%, 5 \| \*\*REGRESSED\*\* \|",
-                         proc.stdout), proc.stdout
+        for metric in ("clocks", "instructions"):
+            assert re.search(rf"\| work \| {metric} \|.*\| 0%, 5 \| "
+                             rf"\*\*REGRESSED\*\* \|", proc.stdout), \
+                proc.stdout
         # and a faster run is no regression
         proc = ok(profile(main, "-D", "LOOPS=50", "--baseline", base))
         assert "improved" in proc.stdout, proc.stdout
+
+
+def test_gate_catches_a_regression_in_instructions_alone(ctx, board):
+    """The same run against a baseline whose "work" retired 50 fewer
+    instructions (planted in the stored --json): its clocks are the
+    same, its instructions regressed, and only a threshold for that
+    metric lets it pass."""
+    with tempfile.TemporaryDirectory() as tmp:
+        main, base = loop_baseline(tmp)
+        doc = json.loads(base.read_text())
+        work = doc["cores"][0]["sections"][0]
+        assert work["name"] == "work" and work["instructions"] > 500
+        work["instructions"] -= 50
+        base.write_text(json.dumps(doc))
+        xml = Path(tmp) / "gate.xml"
+        proc = ok(profile(main, "--baseline", base, "--junit", xml),
+                  gate.REGRESSION_EXIT)
+        failed = [c.get("name") for c in ET.parse(xml).getroot().iter(
+            "testcase") if c.find("failure") is not None]
+        assert failed == ["work: instructions"], failed
+        assert "1 of 36 values regressed." in proc.stdout, proc.stdout
+        assert re.search(r"^\| 0x40030000 \| work \| instructions \| "
+                         r"([\d,]+) \| ([\d,]+) \| \+50 \| .*"
+                         r"\*\*REGRESSED\*\* \|$", proc.stdout, re.M), \
+            proc.stdout
+        assert "| clocks |" not in proc.stdout     # unchanged: not shown
+        assert "work instructions (0x40030000)" in proc.stderr, proc.stderr
+        # A threshold for that metric of that section, or of every one
+        for allow in ("instructions:work=20%", "instructions:1=0%,50",
+                      "instructions:*=20%"):
+            proc = ok(profile(main, "--baseline", base, "--threshold",
+                              allow))
+            assert "worse (within threshold)" in proc.stdout, (allow,
+                                                               proc.stdout)
+        # ... but not one for another metric
+        proc = ok(profile(main, "--baseline", base, "--threshold",
+                          "clocks:work=20%"), gate.REGRESSION_EXIT)
 
 
 def test_gate_options_are_checked(ctx, board):
@@ -338,6 +446,48 @@ def test_gate_unit_rules(ctx, board):
     assert rows["1"].status == "missing" and rows["1"].failed
     assert gate.parse_threshold("my=sec=2.5%,10") == \
         ("my=sec", gate.Threshold(2.5, 10))
+    assert rows["1"].metric == "clocks"
+
+
+def test_gate_compares_every_numeric_member(ctx, board):
+    """A member a later document adds (an event count, say) is compared
+    with no change to the gate; derived members are not; the most
+    specific threshold wins."""
+    def doc(misses, seconds=0.5):
+        section = {"section": 1, "name": "a", "clocks": 100,
+                   "instructions": 90, "occurrences": 1, "seconds": seconds,
+                   "percent": 10.0, "cache_misses": misses, "label": "x",
+                   "flag": True}
+        return {"cores": [{"base_hex": "0x1",
+                           "global": {"clocks": 1000, "occurrences": 1},
+                           "sections": [section]}]}
+    rows = {(r.key, r.metric): r for r in gate.compare(doc(12, 0.9),
+                                                        doc(10))}
+    assert sorted(rows) == [("1", "cache_misses"), ("1", "clocks"),
+                            ("1", "instructions"), ("1", "occurrences"),
+                            ("total", "clocks"), ("total", "occurrences")]
+    assert rows[("1", "cache_misses")].status == "regressed"
+    assert rows[("1", "clocks")].status == "same"
+    t = {"a": gate.Threshold(50.0), "cache_misses:*": gate.Threshold(10.0),
+         "cache_misses:a": gate.Threshold(30.0)}
+    rows = {(r.key, r.metric): r for r in gate.compare(doc(12), doc(10), t)}
+    assert rows[("1", "cache_misses")].threshold == gate.Threshold(30.0)
+    assert rows[("1", "cache_misses")].status == "worse"
+    del t["cache_misses:a"]
+    rows = {(r.key, r.metric): r for r in gate.compare(doc(12), doc(10), t)}
+    assert rows[("1", "cache_misses")].status == "regressed"
+    assert rows[("1", "clocks")].threshold == gate.Threshold(50.0)
+    # Only in the run: new, no regression; only in the baseline: missing
+    old = doc(10)
+    del old["cores"][0]["sections"][0]["cache_misses"]
+    rows = {(r.key, r.metric): r for r in gate.compare(doc(12), old)}
+    assert rows[("1", "cache_misses")].status == "new"
+    rows = {(r.key, r.metric): r for r in gate.compare(old, doc(12))}
+    assert rows[("1", "cache_misses")].failed
+    assert gate.unused_thresholds(
+        gate.compare(doc(1), doc(1)), {"cache_misses:a": 1, "misses:a": 1,
+                                       "instructions:total": 1}) == \
+        ["misses:a", "instructions:total"]
 
 
 # JUnit XML of scripts/test

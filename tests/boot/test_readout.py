@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: MIT
 """The host's readout of every core (the device's report-file, written
 when QEMU exits) against what the guest itself prints, on every board;
-and firmware that prints nothing still gets its report from the host."""
+firmware that prints nothing still gets its report from the host, and
+a guest that hangs gets the partial readout of what it had counted when
+its timeout stopped QEMU (SIGTERM, so that QEMU writes it)."""
 
+import json
 import re
 import subprocess
 import tempfile
@@ -10,7 +13,7 @@ from pathlib import Path
 
 import boot
 import readout
-from bootlib import expect_exit
+from bootlib import HANGS_IN_A_SECTION, expect_exit
 from common import REPO
 
 PER_BOARD = True
@@ -118,3 +121,55 @@ def test_silent_firmware_gets_its_report_from_the_host(ctx, board):
                      proc.stdout, re.M), proc.stdout
     # Nothing of the second core, which counted nothing
     assert proc.stdout.count("host readout") == 1, proc.stdout
+
+
+def profile_hanging(board, program, tmp):
+    """scripts/profile of a guest that never exits, stopped after 3 s;
+    its --json document."""
+    out = Path(tmp) / "run.json"
+    proc = subprocess.run([str(PROFILE), "--board", board.name, "--timeout",
+                           "3", "--json", out, program], cwd=tmp,
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == boot.TIMEOUT_EXIT, proc.stdout + proc.stderr
+    assert "did not finish within 3" in proc.stderr, proc.stderr
+    assert "no readout" not in proc.stderr, proc.stderr
+    # QEMU's word on the SIGTERM that stopped it is ours: not shown
+    assert "terminating on signal" not in proc.stderr, proc.stderr
+    doc = json.loads(out.read_text())
+    assert doc["timed_out"] is True and doc["exit_code"] == \
+        boot.TIMEOUT_EXIT, doc
+    assert [c["base"] for c in doc["cores"]] == \
+        [base for base, _ in board.counters], doc["cores"]
+    return proc, doc
+
+
+def test_hanging_guest_gets_its_partial_readout(ctx, board):
+    image = ctx.firmware(board, "tests/firmware/hang.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, doc = profile_hanging(board, image, tmp)
+    assert "hanging" in proc.stdout
+    for base, _ in board.counters:
+        assert (f"[perf-counter] partial host readout of the core at "
+                f"{base:#010x} (when the guest was stopped):\n"
+                f"--Performance Counter Report--\n") in proc.stdout, \
+            proc.stdout
+    # hang.c never touches the counter
+    assert all(c["global"]["clocks"] == 0 for c in doc["cores"])
+
+
+def test_partial_readout_counts_until_the_stop(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        main = Path(tmp) / "hangs.c"
+        main.write_text(HANGS_IN_A_SECTION)
+        proc, doc = profile_hanging(board, main, tmp)
+    core = doc["cores"][0]
+    one, two = core["sections"][:2]
+    assert one["occurrences"] == two["occurrences"] == 1, core
+    assert 0 < one["clocks"] < 100, one
+    # Section 2 was still open: counted up to the stop, seconds of it
+    assert two["clocks"] > 1_000_000, two
+    assert core["global"]["clocks"] >= one["clocks"] + two["clocks"]
+    row = re.search(r"^\|section 2 +\| *[0-9.e-]+\| *[0-9.]+\| +(\d+)\| +1\|$",
+                    proc.stdout, re.M)
+    assert row and int(row.group(1)) == two["clocks"], proc.stdout
