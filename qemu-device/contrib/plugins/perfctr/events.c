@@ -17,6 +17,7 @@
 
 #include <glib.h>
 
+#include "cycles.h"
 #include "events.h"
 #include "perfctr-hook.h"
 
@@ -32,6 +33,9 @@ static uint64_t read_event(unsigned vcpu_index, PerfctrEvent event)
 {
     if (event <= PERFCTR_EVENT_NONE || event >= PERFCTR_EVENT_COUNT) {
         return 0;
+    }
+    if (event == PERFCTR_EVENT_CYCLES) {
+        return cycles_read(vcpu_index);
     }
     return qemu_plugin_u64_get(counts[event], vcpu_index);
 }
