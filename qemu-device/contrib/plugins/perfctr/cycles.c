@@ -205,9 +205,15 @@ static unsigned m3_cost(const InsnTiming *prev, const InsnTiming *cur,
                         const InsnTiming *next)
 {
     bool m4 = model == CYCLES_M4;
-    /* An address computed by the previous instruction is a cycle late */
-    unsigned stall = prev && (data_processing(prev) || reads_memory(prev)) &&
-                     (prev->writes & cur->address) ? 1 : 0;
+    /*
+     * An address computed or loaded by the previous instruction is a
+     * cycle late (a base register's write-back is not: it is early)
+     */
+    uint32_t late = !prev ? 0 : data_processing(prev) ? prev->writes :
+                    reads_memory(prev) ? prev->writes & ~(
+                        prev->writeback || prev->nregs ? prev->address : 0) :
+                    0;
+    unsigned stall = late & cur->address ? 1 : 0;
     unsigned cost;
 
     switch (cur->cls) {
