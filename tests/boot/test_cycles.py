@@ -6,12 +6,15 @@ published tables give (docs/cycles.md quotes them), computed here from
 the table's entries, never from the model's output."""
 
 import math
+import re
+import subprocess
 import tempfile
 from pathlib import Path
 
 import boot
 import elf
 import plugin
+from common import REPO
 
 PER_BOARD = True
 IMAGE = "tests/firmware/cycles.elf"
@@ -243,3 +246,23 @@ def test_instructions_seen_are_the_executed_ones(ctx, board):
         both = plugin.read(out)
     assert both.cycles_instructions == both.instructions
     assert both.cycles == profile.cycles
+
+
+def test_profile_cycles_prints_the_run_and_each_function(ctx, board):
+    """scripts/profile --cycles as a user runs it (the default example)."""
+    proc = subprocess.run(
+        [str(REPO / "scripts" / "profile"), "--board", board.name,
+         "--cycles"], stdin=subprocess.DEVNULL, capture_output=True,
+        text=True, timeout=300)
+    if expected(board) is None:
+        assert proc.returncode != 0
+        assert "no cycle model for" in proc.stderr, proc.stderr
+        return
+    assert proc.returncode == 0, proc.stderr
+    m = re.search(r"^cycles: (\d+) estimated cycles .* model (\w+), 0 wait "
+                  r"states\) for (\d+) instructions", proc.stdout, re.M)
+    assert m, proc.stdout
+    assert m.group(2) == plugin.CYCLE_MODELS[board.name]
+    rows = re.findall(r"^\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+main$",
+                      proc.stdout, re.M)
+    assert rows and 0 < int(rows[0][0]) < int(m.group(1)), proc.stdout
