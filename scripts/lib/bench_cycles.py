@@ -63,7 +63,7 @@ def rows(built, runs, command, timed, side_by_side, row):
         idle = firmware.image(firmware.build(board),
                               "tests/firmware/bench_idle.elf")
         results = work / "cost.txt"
-        for what, image in [("fib(32), 7 M calls", fib),
+        for what, image in [("fib(32), 3.5 M calls", fib),
                             ("compute loop, 200 M instructions", idle)]:
             base = command(board, image)
             with_it, without = side_by_side(base + plugin.qemu_args(
