@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import boards
+import bench_cycles
 import bench_profiling
 import boot
 import firmware
@@ -120,6 +121,12 @@ def main():
     bench_profiling.rows(
         built, board, args.runs,
         lambda image: boot.command(built, board, image), timed,
+        side_by_side, row)
+
+    # Timing models
+    bench_cycles.rows(
+        built, args.runs,
+        lambda b, image: boot.command(built, b, image), timed,
         side_by_side, row)
 
     # Determinism and boot-to-report

@@ -9,18 +9,44 @@ from common import Failure
 EXACT = 0   # the profile "period" that counts every instruction
 
 
-def qemu_args(qemu, board, out, period=EXACT, stacks=True):
-    """-plugin arguments that profile into out (a file), and count the
-    events the devices want."""
-    return _plugin_args(qemu, board, [
-        f"out={out}", f"profile={'exact' if period == EXACT else period}",
-        f"stacks={'on' if stacks else 'off'}"])
+# The timing model of each board's core (docs/cycles.md); the others
+# have none
+CYCLE_MODELS = {"mps2-an385": "m3", "mps2-an386": "m4", "mps2-an500": "m7",
+                "riscv32-virt": "e31"}
+NO_PROFILE = None   # a period that profiles nothing (cycles only)
+
+
+def cycle_model(board):
+    """The name of board's timing model; Failure if it has none."""
+    try:
+        return CYCLE_MODELS[board.name]
+    except KeyError:
+        raise Failure(f"no cycle model for {board.name} ({board.cpu}); "
+                      f"boards with one: " + ", ".join(CYCLE_MODELS)) \
+            from None
 
 
 def events_args(qemu, board):
     """-plugin arguments that only count the events the devices want
     (nothing is instrumented until a device selects an event)."""
     return _plugin_args(qemu, board, [])
+
+
+def qemu_args(qemu, board, out, period=EXACT, stacks=True, cycles=False,
+              windows=(), wait_states=0):
+    """-plugin arguments that profile into out (a file); with cycles,
+    that also estimate the board's cycles, in all and in each window
+    (start, end) of pcs.  The devices' events are counted too."""
+    options = [f"out={out}"]
+    if period is not NO_PROFILE:
+        options += [f"profile={'exact' if period == EXACT else period}",
+                    f"stacks={'on' if stacks else 'off'}"]
+    if cycles:
+        options.append(f"cycles={cycle_model(board)}")
+        options += [f"window={start:#x}-{end:#x}" for start, end in windows]
+        if wait_states:
+            options.append(f"wait-states={wait_states}")
+    return _plugin_args(qemu, board, options)
 
 
 def _plugin_args(qemu, board, options):
@@ -42,6 +68,10 @@ class Profile:
     arcs: dict = field(default_factory=dict)        # (site, callee): calls
     nodes: dict = field(default_factory=dict)       # node: (parent, site)
     stacks: dict = field(default_factory=dict)      # (node, pc): count
+    cycles_model: str = ""          # the timing model, if one ran
+    cycles: int = 0                 # estimated cycles in all
+    cycles_instructions: int = 0    # instructions the model saw
+    windows: dict = field(default_factory=dict)  # (start, end): (cyc, insns)
 
     def call_sites(self, node):
         """The call sites from the root down to node."""
@@ -64,9 +94,20 @@ def read(path):
     p = Profile()
     for line in lines[1:]:
         tag, *fields = line.split()
-        values = [int(f, 0) for f in fields] if tag != "mode" else fields
+        if tag in ("mode", "cycles-model"):
+            values = fields
+        else:
+            values = [int(f, 0) for f in fields]
         if tag == "mode":
             p.mode = values[0]
+        elif tag == "cycles-model":
+            p.cycles_model = values[0]
+        elif tag == "cycles":
+            p.cycles = values[0]
+        elif tag == "cycles-instructions":
+            p.cycles_instructions = values[0]
+        elif tag == "window":
+            p.windows[values[0], values[1]] = (values[2], values[3])
         elif tag == "period":
             p.period = values[0]
         elif tag == "instructions":

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import boards
 import boot
+import cycles
 import firmware
 import gate
 import gprof
@@ -164,6 +165,17 @@ def parse_args(argv):
                      "instruction with --sample=exact; write gmon.out "
                      "and print gprof's flat profile after the guest's "
                      "output")
+    hot.add_argument("--cycles", action="store_true",
+                     help="estimate the core's clock cycles with the "
+                     "plugin's timing model (Cortex-M3/M4/M7 on the mps2 "
+                     "boards, SiFive E31 on riscv32-virt; docs/cycles.md) "
+                     "and print them for the run and per function after "
+                     "the guest's output; the counter still counts "
+                     "instructions")
+    hot.add_argument("--wait-states", type=int, default=0, metavar="N",
+                     choices=range(0, 101),
+                     help="with --cycles: flash wait states added to each "
+                     "Cortex-M3/M4 pipeline refill (default 0)")
     hot.add_argument("--gprof", action="store_true",
                      help="the -pg workflow: build the sources with -pg, "
                      "so that the library counts every call in the guest, "
@@ -343,6 +355,13 @@ def main():
         if args.sample is not None:
             profiler = hotspots.Profiler(built, board, args.sample,
                                          Path(workdir))
+        estimate = None
+        if args.cycles:
+            estimate = cycles.Estimate(built, board, image, Path(workdir),
+                                       args.wait_states, profiler)
+            if not profiler:
+                extra += estimate.qemu_args
+        if profiler:
             extra += profiler.qemu_args
         result = boot.boot(built, board, image, timeout=args.timeout,
                            icount=not args.no_icount, extra=extra,
@@ -355,8 +374,12 @@ def main():
         if result.timed_out:
             guest = " ".join(args.files) or f"the {args.example} example"
             say(boot.timeout_message(guest, args.timeout))
-        elif profiler:
-            report_profile(args, board, profiler, image, Path(workdir))
+        else:
+            if profiler:
+                report_profile(args, board, profiler, image, Path(workdir))
+            if estimate:
+                sys.stdout.write(estimate.report())
+                sys.stdout.flush()
         return outputs.produce(args, board, built, image, result, cores)
 
 

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "cycles.h"
 #include "events.h"
 #include "perfctr-hook.h"
 
@@ -85,6 +86,9 @@ static VcpuEvents *vcpu_events(unsigned vcpu_index)
 
 static uint64_t read_event(unsigned vcpu_index, PerfctrEvent event)
 {
+    if (event == PERFCTR_EVENT_CYCLES) {
+        return cycles_read(vcpu_index);
+    }
     return vcpu_events(vcpu_index)->count[event];
 }
 
@@ -119,7 +123,7 @@ static void left_code(unsigned vcpu_index, uint64_t pc)
     v->fallthrough = 0;
 }
 
-static const PerfctrPluginOps ops = {
+static PerfctrPluginOps ops = {
     .events = PLUGIN_EVENTS,
     .read = read_event,
     .want = want,
@@ -127,9 +131,13 @@ static const PerfctrPluginOps ops = {
     .left_code = left_code,
 };
 
-void events_init(Isa guest_isa)
+void events_init(Isa guest_isa, bool with_cycles)
 {
     isa = guest_isa;
+    if (with_cycles) {
+        /* Read, not instrumented here (cycles.c); no targets on them */
+        ops.events |= BIT_EVENT(PERFCTR_EVENT_CYCLES);
+    }
     board = qemu_plugin_scoreboard_new(sizeof(VcpuEvents));
     if (perfctr_hook_set_plugin && perfctr_hook_reached) {
         perfctr_hook_set_plugin(&ops);

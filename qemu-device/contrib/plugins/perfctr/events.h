@@ -11,7 +11,7 @@
 
 #include "isa.h"
 
-void events_init(Isa isa);
+void events_init(Isa isa, bool with_cycles);
 void events_instrument(struct qemu_plugin_tb *tb);
 
 #endif

@@ -429,3 +429,518 @@ bool isa_classify(Isa isa, const uint8_t *bytes, size_t len, uint64_t pc,
     }
     return false;
 }
+
+/*
+ * Timing classes and register use (for cycles.c).  Register masks have
+ * bit n for r<n> (Arm: 13 sp, 14 lr, 15 pc) or x<n> (RISC-V).
+ */
+
+#define REG(n) (1u << (n))
+
+static void alu(InsnTiming *t, uint32_t writes, uint32_t reads)
+{
+    t->cls = TC_ALU;
+    t->writes = writes;
+    t->reads = reads;
+}
+
+static void branch(InsnTiming *t, bool conditional, uint32_t writes,
+                   uint32_t reads)
+{
+    alu(t, writes, reads);
+    t->cls = TC_BRANCH;
+    t->conditional = conditional;
+    t->sets_pc = true;
+}
+
+static void access(InsnTiming *t, bool load, unsigned size, unsigned rt,
+                   uint32_t address)
+{
+    t->cls = load ? TC_LOAD : TC_STORE;
+    t->size = size;
+    t->address = address;
+    t->reads = address | (load ? 0 : REG(rt));
+    t->writes = load ? REG(rt) : 0;
+    t->sets_pc = load && rt == ARM_PC;
+}
+
+static void multiple(InsnTiming *t, bool load, unsigned rn, uint32_t list,
+                     bool writeback)
+{
+    t->cls = load ? TC_LOAD_MULTIPLE : TC_STORE_MULTIPLE;
+    t->nregs = __builtin_popcount(list);
+    t->address = REG(rn);
+    t->reads = REG(rn) | (load ? 0 : list);
+    t->writes = (load ? list : 0) | (writeback ? REG(rn) : 0);
+    t->sets_pc = load && (list & REG(ARM_PC));
+}
+
+static void arith(InsnTiming *t, TimingClass cls, unsigned rd, unsigned rn,
+                  unsigned rm, bool is_signed)
+{
+    alu(t, REG(rd), REG(rn) | REG(rm));
+    t->cls = cls;
+    t->op_a = rn;
+    t->op_b = rm;
+    t->is_signed = is_signed;
+}
+
+static void thumb16_misc_timing(uint16_t hw, InsnTiming *t)
+{
+    unsigned r0 = hw & 7, r3 = (hw >> 3) & 7;
+    uint32_t list = hw & 0xff;
+
+    if ((hw & 0xff00) == 0xb000) {                  /* ADD/SUB sp, #imm */
+        alu(t, REG(ARM_SP), REG(ARM_SP));
+    } else if ((hw & 0xf500) == 0xb100) {           /* CBZ, CBNZ */
+        branch(t, true, 0, REG(r0));
+    } else if ((hw & 0xff00) == 0xb200 ||           /* SXTH... UXTB */
+               (hw & 0xff00) == 0xba00) {           /* REV... */
+        alu(t, REG(r0), REG(r3));
+    } else if ((hw & 0xfe00) == 0xb400) {           /* PUSH */
+        multiple(t, false, ARM_SP, list | (hw & 0x100 ? REG(ARM_LR) : 0),
+                 true);
+    } else if ((hw & 0xfe00) == 0xbc00) {           /* POP */
+        multiple(t, true, ARM_SP, list | (hw & 0x100 ? REG(ARM_PC) : 0),
+                 true);
+    } else if ((hw & 0xff00) == 0xbf00 && (hw & 0xf)) {
+        t->cls = TC_IT;
+    } else if ((hw & 0xff00) == 0xbf00) {           /* NOP, WFI... */
+        t->cls = (hw & 0xf0) >= 0x20 && (hw & 0xf0) <= 0x30 ?
+                 TC_SYSTEM : TC_ALU;
+    } else {                                        /* CPS, BKPT */
+        t->cls = TC_SYSTEM;
+    }
+}
+
+static void thumb16_timing(uint16_t hw, InsnTiming *t)
+{
+    unsigned r0 = hw & 7, r3 = (hw >> 3) & 7, r6 = (hw >> 6) & 7;
+    unsigned r8 = (hw >> 8) & 7;
+    bool l = hw & 0x0800;
+    static const uint8_t reg_size[8] = { 4, 2, 1, 1, 4, 2, 1, 2 };
+
+    switch (hw >> 11) {
+    case 0x00: case 0x01: case 0x02:                /* shift by imm */
+        alu(t, REG(r0), REG(r3));
+        break;
+    case 0x03:                                      /* ADD/SUB 3 operands */
+        alu(t, REG(r0), REG(r3) | (hw & 0x400 ? 0 : REG(r6)));
+        break;
+    case 0x04:                                      /* MOV imm */
+        alu(t, REG(r8), 0);
+        break;
+    case 0x05:                                      /* CMP imm */
+        alu(t, 0, REG(r8));
+        break;
+    case 0x06: case 0x07:                           /* ADD/SUB imm8 */
+        alu(t, REG(r8), REG(r8));
+        break;
+    case 0x08:
+        if (!(hw & 0x400)) {                        /* data processing */
+            unsigned op = (hw >> 6) & 0xf;
+
+            if (op == 13) {
+                arith(t, TC_MUL, r0, r3, r0, false);
+            } else if (op == 8 || op == 10 || op == 11) {
+                alu(t, 0, REG(r0) | REG(r3));       /* TST, CMP, CMN */
+            } else {
+                alu(t, REG(r0), REG(r0) | REG(r3));
+            }
+        } else {                                    /* hi registers, BX */
+            unsigned rdn = ((hw >> 4) & 8) | r0, rm = (hw >> 3) & 0xf;
+
+            switch ((hw >> 8) & 3) {
+            case 0:                                 /* ADD */
+                alu(t, REG(rdn), REG(rdn) | REG(rm));
+                break;
+            case 1:                                 /* CMP */
+                alu(t, 0, REG(rdn) | REG(rm));
+                break;
+            case 2:                                 /* MOV */
+                alu(t, REG(rdn), REG(rm));
+                break;
+            default:                                /* BX, BLX */
+                branch(t, false, hw & 0x80 ? REG(ARM_LR) : 0, REG(rm));
+                return;
+            }
+            if (rdn == ARM_PC) {
+                branch(t, false, 0, t->reads);
+            }
+        }
+        break;
+    case 0x09:                                      /* LDR literal */
+        access(t, true, 4, r8, REG(ARM_PC));
+        break;
+    case 0x0a: case 0x0b: {                         /* register offset */
+        unsigned op = (hw >> 9) & 7;
+
+        access(t, op >= 3, reg_size[op], r0, REG(r3) | REG(r6));
+        t->reg_offset = true;
+        break;
+    }
+    case 0x0c: case 0x0d:                           /* STR/LDR imm */
+        access(t, l, 4, r0, REG(r3));
+        break;
+    case 0x0e: case 0x0f:                           /* STRB/LDRB imm */
+        access(t, l, 1, r0, REG(r3));
+        break;
+    case 0x10: case 0x11:                           /* STRH/LDRH imm */
+        access(t, l, 2, r0, REG(r3));
+        break;
+    case 0x12: case 0x13:                           /* STR/LDR sp */
+        access(t, l, 4, r8, REG(ARM_SP));
+        break;
+    case 0x14:                                      /* ADR */
+        alu(t, REG(r8), REG(ARM_PC));
+        break;
+    case 0x15:                                      /* ADD rd, sp, #imm */
+        alu(t, REG(r8), REG(ARM_SP));
+        break;
+    case 0x16: case 0x17:
+        thumb16_misc_timing(hw, t);
+        break;
+    case 0x18: case 0x19:                           /* STM, LDM */
+        multiple(t, l, r8, hw & 0xff, !l || !(hw & REG(r8)));
+        break;
+    case 0x1a: case 0x1b:                           /* B<c>, UDF, SVC */
+        if (r8 >= 6 && (hw & 0x0e00) == 0x0e00) {
+            t->cls = TC_SYSTEM;
+        } else {
+            branch(t, true, 0, 0);
+        }
+        break;
+    case 0x1c:                                      /* B */
+        branch(t, false, 0, 0);
+        break;
+    }
+}
+
+/* LDM/STM, LDRD/STRD, LDREX/STREX, TBB/TBH */
+static void thumb32_multiple_timing(uint16_t hw1, uint16_t hw2,
+                                    InsnTiming *t)
+{
+    unsigned rn = hw1 & 0xf, rt = hw2 >> 12, rt2 = (hw2 >> 8) & 0xf;
+    bool l = hw1 & 0x10, w = hw1 & 0x20;
+
+    if (!(hw1 & 0x40)) {
+        unsigned op = (hw1 >> 7) & 3;
+
+        if (op == 1 || op == 2) {
+            multiple(t, l, rn, hw2, w);
+        } else {
+            t->cls = TC_SYSTEM;                     /* SRS, RFE */
+            t->sets_pc = l;
+        }
+    } else if ((hw1 & 0xfff0) == 0xe8d0 && (hw2 & 0xffe0) == 0xf000) {
+        alu(t, 0, REG(rn) | REG(hw2 & 0xf));        /* TBB, TBH */
+        t->cls = TC_TABLE_BRANCH;
+        t->address = t->reads;
+        t->sets_pc = true;
+    } else if (!(hw1 & 0x0120)) {                   /* LDREX, STREX... */
+        access(t, l, 4, rt, REG(rn));
+        if (!l) {
+            t->writes = REG((hw1 & 0x80) ? hw2 & 0xf : rt2);
+        }
+    } else {                                        /* LDRD, STRD */
+        access(t, l, 4, rt, REG(rn));
+        t->cls = l ? TC_LOAD_DOUBLE : TC_STORE_DOUBLE;
+        t->nregs = 2;
+        if (l) {
+            t->writes |= REG(rt2);
+        } else {
+            t->reads |= REG(rt2);
+        }
+        if (w) {
+            t->writes |= REG(rn);
+            t->writeback = true;
+        }
+    }
+}
+
+static void thumb32_load_store_timing(uint16_t hw1, uint16_t hw2,
+                                      InsnTiming *t)
+{
+    unsigned rn = hw1 & 0xf, rt = hw2 >> 12, rm = hw2 & 0xf;
+    bool l = hw1 & 0x10;
+    unsigned size = 1u << ((hw1 >> 5) & 3);
+    uint32_t address = REG(rn);
+    bool reg_offset = false, writeback = false;
+
+    if (size > 4) {
+        size = 4;
+    }
+    if (l && rt == ARM_PC && size < 4) {            /* PLD, PLI */
+        alu(t, 0, REG(rn));
+        return;
+    }
+    if (rn != ARM_PC && !(hw1 & 0x80)) {
+        if ((hw2 & 0x0fc0) == 0) {                  /* register offset */
+            address |= REG(rm);
+            reg_offset = true;
+        } else if ((hw2 & 0x0900) == 0x0900) {      /* pre/post-indexed */
+            writeback = true;
+        }
+    }
+    access(t, l, size, rt, address);
+    t->reg_offset = reg_offset;
+    t->writeback = writeback;
+    if (writeback) {
+        t->writes |= REG(rn);
+    }
+}
+
+static void thumb32_multiply_timing(uint16_t hw1, uint16_t hw2,
+                                    InsnTiming *t)
+{
+    unsigned rn = hw1 & 0xf, rt = hw2 >> 12, rd = (hw2 >> 8) & 0xf;
+    unsigned rm = hw2 & 0xf, op1 = (hw1 >> 4) & 7, op2 = (hw2 >> 4) & 0xf;
+
+    if (!(hw1 & 0x80)) {                            /* 32-bit results */
+        TimingClass cls = TC_MUL;
+
+        if (op1 == 0 && (op2 == 1 || rt != ARM_PC)) {
+            cls = TC_MAC;                           /* MLA, MLS */
+        }
+        arith(t, cls, rd, rn, rm, true);
+        if (rt != ARM_PC) {
+            t->reads |= REG(rt);
+        }
+        return;
+    }
+    switch (op1) {
+    case 1:                                         /* SDIV */
+    case 3:                                         /* UDIV */
+        arith(t, TC_DIV, rd, rn, rm, op1 == 1);
+        return;
+    case 0:                                         /* SMULL */
+    case 2:                                         /* UMULL */
+        arith(t, TC_MULL, rd, rn, rm, op1 == 0);
+        t->writes |= REG(rt);
+        return;
+    default:                                        /* SMLAL, UMLAL... */
+        arith(t, TC_MLAL, rd, rn, rm, op1 != 6);
+        t->writes |= REG(rt);
+        t->reads |= REG(rt) | REG(rd);
+        return;
+    }
+}
+
+static void thumb32_control_timing(uint16_t hw1, uint16_t hw2,
+                                   InsnTiming *t)
+{
+    if (hw2 & 0x5000) {                             /* B.W, BL, BLX */
+        branch(t, false, hw2 & 0x4000 ? REG(ARM_LR) : 0, 0);
+    } else if ((hw1 & 0x0380) != 0x0380) {          /* B<c>.W */
+        branch(t, true, 0, 0);
+    } else if (hw1 == 0xf3bf) {                     /* DSB, DMB, ISB */
+        t->cls = TC_BARRIER;
+    } else if (hw1 == 0xf3af && (hw2 & 0xff) < 2) { /* NOP.W, YIELD.W */
+        t->cls = TC_ALU;
+    } else if ((hw1 & 0xffe0) == 0xf3e0) {          /* MRS */
+        alu(t, REG((hw2 >> 8) & 0xf), 0);
+        t->cls = TC_SYSTEM;
+    } else {
+        t->cls = TC_SYSTEM;                         /* MSR, CPS, WFI... */
+        t->reads = REG(hw1 & 0xf);
+        t->sets_pc = hw1 == 0xf3de;                 /* SUBS pc, lr */
+    }
+}
+
+/* Data processing: modified or plain immediate, or shifted register */
+static void thumb32_data_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
+{
+    unsigned rn = hw1 & 0xf, rd = (hw2 >> 8) & 0xf, rm = hw2 & 0xf;
+    bool immediate = (hw1 & 0xf800) == 0xf000;
+    bool plain = immediate && (hw1 & 0x0200);
+    unsigned op = (hw1 >> 5) & 0xf;
+    uint32_t reads = immediate ? 0 : REG(rm);
+
+    if (plain) {
+        unsigned pop = (hw1 >> 4) & 0x1f;
+
+        if (pop == 0x04) {                          /* MOVW */
+            alu(t, REG(rd), 0);
+        } else if (pop == 0x0c) {                   /* MOVT */
+            alu(t, REG(rd), REG(rd));
+        } else {
+            alu(t, REG(rd), REG(rn));
+        }
+        return;
+    }
+    if (!((op == 2 || op == 3) && rn == ARM_PC)) {  /* not MOV, MVN */
+        reads |= REG(rn);
+    }
+    if (rd == ARM_PC && (hw1 & 0x10)) {             /* TST, CMP... */
+        alu(t, 0, reads);
+    } else {
+        alu(t, REG(rd), reads);
+    }
+}
+
+static void thumb32_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
+{
+    t->wide = true;
+    if ((hw1 & 0xfe00) == 0xe800) {
+        thumb32_multiple_timing(hw1, hw2, t);
+    } else if ((hw1 & 0xfe00) == 0xea00) {
+        thumb32_data_timing(hw1, hw2, t);
+    } else if ((hw1 & 0xec00) == 0xec00) {
+        t->cls = TC_ALU;                            /* coprocessor, FP */
+    } else if ((hw1 & 0xf800) == 0xf000 && (hw2 & 0x8000)) {
+        thumb32_control_timing(hw1, hw2, t);
+    } else if ((hw1 & 0xf800) == 0xf000) {
+        thumb32_data_timing(hw1, hw2, t);
+    } else if ((hw1 & 0xfe00) == 0xf800) {
+        thumb32_load_store_timing(hw1, hw2, t);
+    } else if ((hw1 & 0xff00) == 0xfa00) {          /* data processing */
+        alu(t, REG((hw2 >> 8) & 0xf), REG(hw1 & 0xf) | REG(hw2 & 0xf));
+    } else if ((hw1 & 0xff00) == 0xfb00) {
+        thumb32_multiply_timing(hw1, hw2, t);
+    }
+}
+
+static void rv32_timing(uint32_t w, InsnTiming *t)
+{
+    unsigned rd = (w >> 7) & 0x1f, rs1 = (w >> 15) & 0x1f;
+    unsigned rs2 = (w >> 20) & 0x1f, f3 = (w >> 12) & 7;
+
+    t->wide = true;
+    switch (w & 0x7f) {
+    case 0x03:                                      /* LOAD */
+        access(t, true, 1u << (f3 & 3), rd, REG(rs1));
+        t->sets_pc = false;
+        break;
+    case 0x23:                                      /* STORE */
+        access(t, false, 1u << (f3 & 3), rs2, REG(rs1));
+        break;
+    case 0x2f:                                      /* LR, SC, AMOs */
+        access(t, true, 4, rd, REG(rs1));
+        t->sets_pc = false;
+        t->reads |= REG(rs2);
+        break;
+    case 0x63:                                      /* BEQ ... BGEU */
+        branch(t, true, 0, REG(rs1) | REG(rs2));
+        break;
+    case 0x6f:                                      /* JAL */
+        branch(t, false, REG(rd), 0);
+        break;
+    case 0x67:                                      /* JALR */
+        branch(t, false, REG(rd), REG(rs1));
+        break;
+    case 0x33:                                      /* OP */
+        if ((w >> 25) == 1) {
+            static const TimingClass m[8] = {
+                TC_MUL, TC_MULL, TC_MULL, TC_MULL,
+                TC_DIV, TC_DIV, TC_DIV, TC_DIV,
+            };
+
+            arith(t, m[f3], rd, rs1, rs2, f3 == 4 || f3 == 6);
+        } else {
+            alu(t, REG(rd), REG(rs1) | REG(rs2));
+        }
+        break;
+    case 0x13:                                      /* OP-IMM */
+        alu(t, REG(rd), REG(rs1));
+        break;
+    case 0x37:                                      /* LUI */
+    case 0x17:                                      /* AUIPC */
+        alu(t, REG(rd), 0);
+        break;
+    case 0x73:                                      /* SYSTEM, CSRs */
+        alu(t, REG(rd), f3 & 4 ? 0 : REG(rs1));
+        t->cls = TC_SYSTEM;
+        break;
+    case 0x0f:                                      /* FENCE */
+        t->cls = TC_BARRIER;
+        break;
+    }
+    t->writes &= ~1u;                               /* x0 */
+}
+
+static void rvc_timing(uint16_t hw, InsnTiming *t)
+{
+    unsigned f3 = hw >> 13, rd = (hw >> 7) & 0x1f, rs2 = (hw >> 2) & 0x1f;
+    unsigned rdp = 8 + ((hw >> 2) & 7), rs1p = 8 + ((hw >> 7) & 7);
+
+    switch ((hw & 3) << 3 | f3) {
+    case 0 << 3 | 0:                                /* C.ADDI4SPN */
+        alu(t, REG(rdp), REG(2));
+        break;
+    case 0 << 3 | 2:                                /* C.LW */
+        access(t, true, 4, rdp, REG(rs1p));
+        break;
+    case 0 << 3 | 6:                                /* C.SW */
+        access(t, false, 4, rdp, REG(rs1p));
+        break;
+    case 1 << 3 | 0:                                /* C.ADDI */
+    case 2 << 3 | 0:                                /* C.SLLI */
+        alu(t, REG(rd), REG(rd));
+        break;
+    case 1 << 3 | 1:                                /* C.JAL */
+        branch(t, false, REG(1), 0);
+        break;
+    case 1 << 3 | 2:                                /* C.LI */
+        alu(t, REG(rd), 0);
+        break;
+    case 1 << 3 | 3:                                /* C.LUI, C.ADDI16SP */
+        alu(t, REG(rd), rd == 2 ? REG(2) : 0);
+        break;
+    case 1 << 3 | 4:                                /* C.SRLI... C.AND */
+        alu(t, REG(rs1p), REG(rs1p) |
+            (((hw >> 10) & 3) == 3 ? REG(rdp) : 0));
+        break;
+    case 1 << 3 | 5:                                /* C.J */
+        branch(t, false, 0, 0);
+        break;
+    case 1 << 3 | 6:                                /* C.BEQZ */
+    case 1 << 3 | 7:                                /* C.BNEZ */
+        branch(t, true, 0, REG(rs1p));
+        break;
+    case 2 << 3 | 2:                                /* C.LWSP */
+        access(t, true, 4, rd, REG(2));
+        break;
+    case 2 << 3 | 4:
+        if (rs2 == 0 && rd == 0) {                  /* C.EBREAK */
+            t->cls = TC_SYSTEM;
+        } else if (rs2 == 0) {                      /* C.JR, C.JALR */
+            branch(t, false, hw & 0x1000 ? REG(1) : 0, REG(rd));
+        } else {                                    /* C.MV, C.ADD */
+            alu(t, REG(rd), REG(rs2) | (hw & 0x1000 ? REG(rd) : 0));
+        }
+        break;
+    case 2 << 3 | 6:                                /* C.SWSP */
+        access(t, false, 4, rs2, REG(2));
+        break;
+    }
+    t->sets_pc = t->cls == TC_BRANCH;
+    t->writes &= ~1u;
+}
+
+bool isa_timing(Isa isa, const uint8_t *bytes, size_t len, InsnTiming *out)
+{
+    *out = (InsnTiming) { .cls = TC_ALU, .op_a = -1, .op_b = -1 };
+    switch (isa) {
+    case ISA_THUMB:
+        if (len == 2) {
+            thumb16_timing(le16(bytes), out);
+        } else if (len == 4) {
+            thumb32_timing(le16(bytes), le16(bytes + 2), out);
+        } else {
+            return false;
+        }
+        return true;
+    case ISA_A32:
+        return len == 4;
+    case ISA_RISCV:
+        if (len == 2) {
+            rvc_timing(le16(bytes), out);
+        } else if (len == 4) {
+            rv32_timing(le32(bytes), out);
+        } else {
+            return false;
+        }
+        return true;
+    }
+    return false;
+}

@@ -35,6 +35,51 @@ typedef struct InsnClass {
     bool store;             /* writes data memory (STM, PUSH, SWP too) */
 } InsnClass;
 
+/* What the timing models (cycles.c) need to know of an instruction */
+typedef enum TimingClass {
+    TC_ALU,             /* single-cycle data processing, moves, hints */
+    TC_MUL,             /* multiply with a 32-bit result (and DSP MACs) */
+    TC_MAC,             /* MLA, MLS */
+    TC_MULL,            /* SMULL, UMULL (RISC-V: MULH*) */
+    TC_MLAL,            /* SMLAL, UMLAL, UMAAL */
+    TC_DIV,             /* SDIV, UDIV (RISC-V: DIV, REM...) */
+    TC_LOAD,            /* single load (LDR*, LDREX, LW...) */
+    TC_STORE,           /* single store */
+    TC_LOAD_DOUBLE,     /* LDRD */
+    TC_STORE_DOUBLE,    /* STRD */
+    TC_LOAD_MULTIPLE,   /* LDM, POP (nregs registers) */
+    TC_STORE_MULTIPLE,  /* STM, PUSH (nregs registers) */
+    TC_BRANCH,          /* any write of the pc that is not a load */
+    TC_TABLE_BRANCH,    /* TBB, TBH */
+    TC_IT,              /* Thumb IT */
+    TC_BARRIER,         /* ISB, DSB, DMB */
+    TC_SYSTEM,          /* MRS, MSR, CPS, CSR access, WFI, SVC... */
+} TimingClass;
+
+typedef struct InsnTiming {
+    TimingClass cls;
+    bool wide;              /* a 32-bit Thumb or RISC-V encoding */
+    bool conditional;       /* a conditional branch: B<c>, CBZ, BEQ... */
+    bool sets_pc;           /* may write the pc (branch, POP {pc}...) */
+    bool reg_offset;        /* a load or store with a register offset */
+    bool writeback;         /* a pre- or post-indexed load or store */
+    uint8_t size;           /* bytes of a single load or store */
+    uint8_t nregs;          /* registers a load or store multiple moves */
+    int8_t op_a, op_b;      /* multiply and divide operands; -1: none */
+    bool is_signed;         /* of the multiply or division */
+    uint32_t writes;        /* registers written, as a mask */
+    uint32_t reads;         /* registers read (address ones included) */
+    uint32_t address;       /* registers that form a memory address */
+} InsnTiming;
+
+/*
+ * Decode the timing class and register use of the instruction of len
+ * bytes; false if the bytes are not a whole instruction (it is then a
+ * TC_ALU that uses no register).  A32 is not decoded: always TC_ALU.
+ */
+bool isa_timing(Isa isa, const uint8_t *bytes, size_t len,
+                InsnTiming *out);
+
 /*
  * Classify the instruction of len bytes at pc.  Returns false if bytes
  * do not hold a whole instruction of isa (it is then INSN_OTHER).

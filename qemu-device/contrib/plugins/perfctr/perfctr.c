@@ -3,16 +3,23 @@
  *
  * One plugin observes executed guest code for every host-side feature:
  * it decodes each translated instruction (isa.c) and instruments it for
- * the profiler (profile.c) and for the device's event counters
- * (events.c).  Arguments:
+ * the profiler (profile.c), for the device's event counters (events.c)
+ * and for a timing model's estimated cycles (cycles.c).  Arguments:
  *
  *   profile=exact    count every executed instruction by pc
  *   profile=N        sample the pc every N executed instructions
- *   out=FILE         where to write the profile when QEMU exits
+ *   out=FILE         where to write the profile and cycles at exit
  *   stacks=on|off    follow calls and returns (default on)
  *   events=on|off    count the events the devices want (default on;
  *                    nothing is instrumented until a device wants one)
  *   isa=thumb|a32    the Arm instruction set the guest runs (default thumb)
+ *   cycles=MODEL     estimate cycles with a core's timing model: m3, m4,
+ *                    m7 (Thumb) or e31 (rv32); the device reads them as
+ *                    PERFCTR_EVENT_CYCLES, out=FILE gets the totals
+ *   window=START-END also count the cycles and instructions executed at
+ *                    pcs START (included) to END (excluded); repeatable
+ *   wait-states=N    flash wait states the Cortex-M3/M4 models add to
+ *                    each pipeline refill (default 0)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -24,6 +31,7 @@
 
 #include <qemu-plugin.h>
 
+#include "cycles.h"
 #include "events.h"
 #include "profile.h"
 
@@ -32,6 +40,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 static char *out_path;
 static bool profiling;
 static bool counting_events = true;
+static CyclesModel cycles_model;
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
@@ -45,6 +54,9 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     if (profiling) {
         profile_instrument(tb);
     }
+    if (cycles_model) {
+        cycles_instrument(tb);
+    }
 }
 
 static void finished(qemu_plugin_id_t id, void *udata)
@@ -57,7 +69,14 @@ static void finished(qemu_plugin_id_t id, void *udata)
         qemu_plugin_outs(msg);
         return;
     }
-    profile_write(out);
+    if (profiling) {
+        profile_write(out);
+    } else {
+        fprintf(out, "perfctr-profile 1\nmode none\n");
+    }
+    if (cycles_model) {
+        cycles_write(out);
+    }
     fclose(out);
 }
 
@@ -108,9 +127,25 @@ static bool parse(const char *arg, ProfileConfig *config)
         } else {
             return refuse(arg, "give thumb or a32");
         }
+    } else if (g_str_equal(key, "cycles")) {
+        if (!cycles_parse_model(value, &cycles_model)) {
+            return refuse(arg, "give m3, m4, m7 or e31");
+        }
+    } else if (g_str_equal(key, "window")) {
+        if (!cycles_add_window(value)) {
+            return refuse(arg, "give START-END, START below END");
+        }
+    } else if (g_str_equal(key, "wait-states")) {
+        char *end;
+        uint64_t n = g_ascii_strtoull(value, &end, 10);
+
+        if (*end || end == value || n > 100) {
+            return refuse(arg, "give 0 to 100");
+        }
+        cycles_set_wait_states(n);
     } else {
-        return refuse(arg, "known keys are profile, out, stacks, events "
-                      "and isa");
+        return refuse(arg, "known keys are profile, out, stacks, events, "
+                      "isa, cycles, window and wait-states");
     }
     return true;
 }
@@ -133,18 +168,28 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             return -1;
         }
     }
-    if (profiling != !!out_path) {
-        qemu_plugin_outs("perfctr: profile= and out=FILE go together\n");
+    if (profiling && !out_path) {
+        qemu_plugin_outs("perfctr: profile= needs out=FILE\n");
+        return -1;
+    }
+    if (out_path && !profiling && !cycles_model) {
+        qemu_plugin_outs("perfctr: out=FILE needs profile= or cycles=\n");
         return -1;
     }
     if (profiling) {
         config.threads = info->system_emulation &&
                          info->system.smp_vcpus > 1;
         profile_init(&config);
+    }
+    if (cycles_model && !cycles_init(id, cycles_model, config.isa)) {
+        return -1;
+    }
+    if (out_path) {
         qemu_plugin_register_atexit_cb(id, finished, NULL);
     }
-    if (counting_events) {
-        events_init(config.isa);
+    /* The device reads cycles through the events' reader */
+    if (counting_events || cycles_model) {
+        events_init(config.isa, cycles_model != 0);
     }
     qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
     return 0;

@@ -1,0 +1,36 @@
+/*
+ * perfctr plugin: estimated cycles (a timing model per core)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef PERFCTR_CYCLES_H
+#define PERFCTR_CYCLES_H
+
+#include <stdio.h>
+#include <qemu-plugin.h>
+
+#include "isa.h"
+
+typedef enum CyclesModel {
+    CYCLES_OFF,
+    CYCLES_M3,          /* Cortex-M3 (mps2-an385) */
+    CYCLES_M4,          /* Cortex-M4 (mps2-an386) */
+    CYCLES_M7,          /* Cortex-M7 (mps2-an500) */
+    CYCLES_E31,         /* SiFive E31, for rv32 (riscv32 virt) */
+} CyclesModel;
+
+/* The model of name (m3, m4, m7, e31); false if there is none */
+bool cycles_parse_model(const char *name, CyclesModel *model);
+/* A window "START-END" (hex or decimal; END excluded); false if bad */
+bool cycles_add_window(const char *range);
+void cycles_set_wait_states(unsigned wait_states);
+
+/* False (with a message) if model does not fit the guest's isa */
+bool cycles_init(qemu_plugin_id_t id, CyclesModel model, Isa isa);
+void cycles_instrument(struct qemu_plugin_tb *tb);
+/* Estimated cycles of vcpu_index so far (exact during an access) */
+uint64_t cycles_read(unsigned vcpu_index);
+void cycles_write(FILE *out);
+
+#endif

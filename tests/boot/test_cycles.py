@@ -1,0 +1,268 @@
+# SPDX-License-Identifier: MIT
+"""The timing models (plugin argument cycles=, docs/cycles.md), one rule
+per test: hand-written sequences (tests/firmware/ARCH/cycles.S) whose
+cycles the plugin counts in a window of pcs, against the count the
+published tables give (docs/cycles.md quotes them), computed here from
+the table's entries, never from the model's output."""
+
+import math
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import boot
+import elf
+import plugin
+from common import REPO
+
+PER_BOARD = True
+IMAGE = "tests/firmware/cycles.elf"
+
+# Cortex-M3 / Cortex-M4 TRM r2p1 / DDI 0439D, Table 3-1 and 3.3.2
+ALU = 1             # MOV, ADD, CMP, logical, IT, NOP, not-taken B<c>
+LOAD = 2            # LDR
+STORE = 2           # STR with a register offset
+STORE_IMM = 1       # "STR Rx,[Ry,#imm] is always one cycle"
+STORE_THEN_LOAD = 1   # "stores cannot be pipelined with following load"
+PIPELINED = 1       # "one cycle is removed from the cost of the next"
+ADDRESS_STALL = 1   # an address computed by the previous instruction
+P = 1               # refill, to a 16-bit or word-aligned target
+P_WIDE_ODD = 2      # refill, to a 32-bit target on an odd halfword
+IT_FOLDED = 0       # "folded onto a preceding 16-bit Thumb instruction"
+MUL = 1
+MLA = {"m3": 2, "m4": 1}
+UMULL = {"m3": (3, 5), "m4": (1, 1)}        # (small, large operands)
+SMLAL = {"m3": (4, 7), "m4": (1, 1)}
+DIV = (2, 12)
+
+
+def multiple(n):
+    return 1 + n    # LDM, STM, PUSH, POP: 1+N
+
+
+def expected_m3(model):
+    e = {
+        "ldr_independent": LOAD + 7 * PIPELINED,
+        "ldr_dependent": LOAD + 7 * (LOAD + ADDRESS_STALL),
+        "ldr_after_alu": 4 * (ALU + LOAD + ADDRESS_STALL),
+        "ldr_str": 4 * LOAD + 4 * PIPELINED + 3 * STORE_THEN_LOAD,
+        "str_imm": 8 * STORE_IMM,
+        "str_reg": 8 * STORE,
+        # movs; 10 x subs; 9 x bne taken; bne not taken
+        "branch_loop": ALU + 10 * ALU + 9 * (1 + P) + 1,
+        "branch_loop_wide": ALU + 10 * ALU + 9 * (1 + P_WIDE_ODD) + 1,
+        # movs; 10 x (cmp, beq not taken, subs); 9 bne taken, 1 not; nop
+        "branch_not_taken": ALU + 10 * 3 * ALU + 9 * (1 + P) + 1 + ALU,
+        "branch_forward_taken": (1 + P) + ALU,
+        "mul": 4 * MUL,
+        "mla": 4 * MLA[model],
+        "umull_small": UMULL[model][0],
+        "umull_large": UMULL[model][1],
+        "smlal_small": SMLAL[model][0],
+        "smlal_large": SMLAL[model][1],
+        "sdiv_small": DIV[0],
+        "udiv_large": DIV[1],
+        "it_folded": 4 * (ALU + IT_FOLDED + ALU),
+        "it_not_folded": 4 * (ALU + ALU + ALU),
+        "alu_independent": 8 * ALU,
+        "alu_dependent": 8 * ALU,
+        "mul_alu": 4 * (MUL + ALU),
+        "mul_mul": 8 * MUL,
+    }
+    for n in range(1, 9):
+        # PUSH, STM, POP, LDM (with one register: PUSH, STR followed by
+        # a load, POP, LDR: the same 2 cycles each)
+        e[f"multiple_{n}"] = 4 * multiple(n)
+    return e
+
+
+# Cortex-M7, measured rules (jnk0le, STM32H743) and the model's stated
+# assumptions (docs/cycles.md): two independent instructions issue
+# together, except two loads, two stores, two multiplies; LDM/STM/PUSH/
+# POP take ceil(N/2) and issue alone; a word load's result is ready 2
+# cycles after it issues (an assumption); a mispredicted branch costs 8.
+M7_MISPREDICT = 8
+M7_LOAD_LATENCY = 2
+
+
+def expected_m7():
+    e = {
+        "alu_independent": 8 // 2,
+        "alu_dependent": 8,
+        "ldr_independent": 8,           # two loads do not pair
+        "ldr_dependent": 1 + 7 * M7_LOAD_LATENCY,
+        "str_imm": 8,                   # two stores do not pair
+        "mul_alu": 4,                   # a multiply pairs with an ALU op
+        "mul_mul": 8,                   # two multiplies do not
+        "mla": 4,                       # nor two MACs
+        # movs; subs (waits for r0); then subs+bne pairs; the exit
+        # mispredicted (a backward branch is predicted taken)
+        "branch_loop": 1 + 1 + 9 * 1 + M7_MISPREDICT,
+    }
+    for n in range(1, 9):
+        e[f"multiple_{n}"] = 4 * math.ceil(n / 2)
+    return e
+
+
+# SiFive E31 Core Complex Manual, 3.2-3.3: single issue; LW result
+# latency 2, LB/LH/LBU 3, MUL 5 (the multiplier blocks until done), DIV
+# 2 to 33 (1 bit a cycle); a mispredicted control-flow instruction 3.
+E31_LW, E31_LB, E31_MUL, E31_MISPREDICT = 2, 3, 5, 3
+E31_DIV = (2, 33)
+
+
+def expected_e31():
+    return {
+        "ldr_independent": 8,
+        "ldr_dependent": 1 + 7 * E31_LW,
+        "load_use": 4 * (1 + E31_LW),
+        "load_byte_use": 4 * (1 + E31_LB),
+        "ldr_str": 4 * (1 + E31_LW),
+        "str_imm": 8,
+        # li; 10 x addi; 9 bnez taken (predicted), the exit mispredicted
+        "branch_loop": 1 + 10 + 10 + E31_MISPREDICT,
+        # a forward branch is predicted not taken
+        "branch_forward_taken": 1 + E31_MISPREDICT + 1,
+        "mul": 3 * E31_MUL + 1,
+        "mul_use": 4 * (1 + E31_MUL),
+        "div_small": E31_DIV[0],
+        "divu_large": E31_DIV[1],
+        "alu_independent": 8,
+    }
+
+
+def expected(board):
+    model = plugin.CYCLE_MODELS.get(board.name)
+    if model in ("m3", "m4"):
+        return expected_m3(model)
+    if model == "m7":
+        return expected_m7()
+    if model == "e31":
+        return expected_e31()
+    return None
+
+
+def measured(ctx, board):
+    """{sequence: (cycles, instructions)} of every sequence of the
+    image, booted once with a window on each."""
+    key = ("cycles", board.name)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    image = ctx.firmware(board, IMAGE)
+    symbols = elf.read(image).symbols
+    names = sorted(n[4:-6] for n in symbols
+                   if n.startswith("cyc_") and n.endswith("_start"))
+    windows = {n: (symbols[f"cyc_{n}_start"] & ~1,
+                   symbols[f"cyc_{n}_end"] & ~1) for n in names}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cycles.txt"
+        args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
+                                cycles=True, windows=windows.values())
+        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
+        assert result.exit_code == 0, result.output
+        profile = plugin.read(out)
+    found = {n: profile.windows[w] for n, w in windows.items()}
+    ctx.cache[key] = (found, profile)
+    return ctx.cache[key]
+
+
+def check(ctx, board, names):
+    want = expected(board)
+    if want is None:
+        return                          # no model for this core
+    found, _ = measured(ctx, board)
+    wrong = {n: (found[n][0], want[n]) for n in names
+             if n in want and found[n][0] != want[n]}
+    assert not wrong, "cycles (model, table): " + ", ".join(
+        f"{n} {m} expected {t}" for n, (m, t) in wrong.items())
+
+
+def test_loads_pipeline_unless_dependent(ctx, board):
+    check(ctx, board, ["ldr_independent", "ldr_dependent", "ldr_after_alu",
+                       "load_use", "load_byte_use"])
+
+
+def test_loads_followed_by_stores_and_stores(ctx, board):
+    check(ctx, board, ["ldr_str", "str_imm", "str_reg"])
+
+
+def test_taken_and_not_taken_branches(ctx, board):
+    check(ctx, board, ["branch_loop", "branch_loop_wide", "branch_not_taken",
+                       "branch_forward_taken"])
+
+
+def test_multiplies_and_divisions_by_operands(ctx, board):
+    check(ctx, board, ["mul", "mla", "umull_small", "umull_large",
+                       "smlal_small", "smlal_large", "sdiv_small",
+                       "udiv_large", "mul_use", "div_small", "divu_large",
+                       "mul_alu", "mul_mul"])
+
+
+def test_load_and_store_multiple_by_register_count(ctx, board):
+    check(ctx, board, [f"multiple_{n}" for n in range(1, 9)])
+
+
+def test_it_blocks_fold_after_16_bit_instructions(ctx, board):
+    check(ctx, board, ["it_folded", "it_not_folded"])
+
+
+def test_dual_issue_of_independent_instructions(ctx, board):
+    check(ctx, board, ["alu_independent", "alu_dependent"])
+
+
+def test_every_sequence_has_a_table_count(ctx, board):
+    """No sequence of the image goes unchecked on a modelled core."""
+    want = expected(board)
+    if want is None or board.name == "mps2-an500":
+        return          # the M7 notes give rules for some classes only
+    found, _ = measured(ctx, board)
+    assert sorted(found) == sorted(want), set(found) ^ set(want)
+
+
+def test_counts_are_identical_run_to_run(ctx, board):
+    if expected(board) is None:
+        return
+    first = measured(ctx, board)[1]
+    del ctx.cache[("cycles", board.name)]
+    again = measured(ctx, board)[1]
+    assert (first.cycles, first.windows) == (again.cycles, again.windows)
+
+
+def test_instructions_seen_are_the_executed_ones(ctx, board):
+    """The model's instruction total matches the profiler's exact one."""
+    if expected(board) is None:
+        return
+    _, profile = measured(ctx, board)
+    assert profile.cycles_model == plugin.CYCLE_MODELS[board.name]
+    assert profile.cycles > 0 and profile.cycles_instructions > 0
+    image = ctx.firmware(board, IMAGE)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "profile.txt"
+        args = plugin.qemu_args(ctx.qemu, board, out, plugin.EXACT,
+                                cycles=True)
+        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
+        assert result.exit_code == 0, result.output
+        both = plugin.read(out)
+    assert both.cycles_instructions == both.instructions
+    assert both.cycles == profile.cycles
+
+
+def test_profile_cycles_prints_the_run_and_each_function(ctx, board):
+    """scripts/profile --cycles as a user runs it (the default example)."""
+    proc = subprocess.run(
+        [str(REPO / "scripts" / "profile"), "--board", board.name,
+         "--cycles"], stdin=subprocess.DEVNULL, capture_output=True,
+        text=True, timeout=300)
+    if expected(board) is None:
+        assert proc.returncode != 0
+        assert "no cycle model for" in proc.stderr, proc.stderr
+        return
+    assert proc.returncode == 0, proc.stderr
+    m = re.search(r"^cycles: (\d+) estimated cycles .* model (\w+), 0 wait "
+                  r"states\) for (\d+) instructions", proc.stdout, re.M)
+    assert m, proc.stdout
+    assert m.group(2) == plugin.CYCLE_MODELS[board.name]
+    rows = re.findall(r"^\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+main$",
+                      proc.stdout, re.M)
+    assert rows and 0 < int(rows[0][0]) < int(m.group(1)), proc.stdout

@@ -1,0 +1,297 @@
+/*
+ * Instruction sequences of known cycle counts on the Cortex-M3, M4 and
+ * M7 (tests/boot/test_cycles.py): each function sets its registers up,
+ * then runs its sequence between the labels cyc_NAME_start and
+ * cyc_NAME_end, whose cycles the plugin counts with window=START-END.
+ * An ISB (which ends QEMU's translated block) stands before and after
+ * each sequence, so that no instruction outside it pipelines, pairs or
+ * folds with one inside.  r4 points to cyc_data, whose first word holds
+ * its own address (for chains of dependent loads).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+    .syntax unified
+    .thumb
+
+    .bss
+    .balign 8
+cyc_data:
+    .space 256
+
+    .text
+
+.macro begin name
+    .global cyc_\name
+    .type cyc_\name, %function
+    .thumb_func
+cyc_\name:
+    push {r4-r11, lr}
+    ldr r4, =cyc_data
+    str r4, [r4]
+    movs r5, #4
+.endm
+
+.macro start name
+    isb
+    .global cyc_\name\()_start
+cyc_\name\()_start:
+.endm
+
+.macro finish name
+    .global cyc_\name\()_end
+cyc_\name\()_end:
+    isb
+    pop {r4-r11, pc}
+    .ltorg
+    .size cyc_\name, . - cyc_\name
+.endm
+
+/* Loads: 8 independent (pipelined), 8 dependent (a chain) */
+    begin ldr_independent
+    start ldr_independent
+    ldr r0, [r4]
+    ldr r1, [r4, #4]
+    ldr r2, [r4, #8]
+    ldr r3, [r4, #12]
+    ldr r6, [r4, #16]
+    ldr r7, [r4, #20]
+    ldr r8, [r4, #24]
+    ldr r9, [r4, #28]
+    finish ldr_independent
+
+    begin ldr_dependent
+    mov r0, r4
+    start ldr_dependent
+    .rept 8
+    ldr r0, [r0]
+    .endr
+    finish ldr_dependent
+
+/* An address computed by the instruction before: 4 times ADD, LDR */
+    begin ldr_after_alu
+    start ldr_after_alu
+    .rept 4
+    adds r1, r4, #4
+    ldr r0, [r1]
+    .endr
+    finish ldr_after_alu
+
+/* A load followed by a store, 4 times */
+    begin ldr_str
+    start ldr_str
+    .rept 4
+    ldr r0, [r4]
+    str r0, [r4, #4]
+    .endr
+    finish ldr_str
+
+/* Stores: 8 with an immediate offset, 8 with a register offset */
+    begin str_imm
+    start str_imm
+    str r0, [r4]
+    str r0, [r4, #4]
+    str r0, [r4, #8]
+    str r0, [r4, #12]
+    str r0, [r4, #16]
+    str r0, [r4, #20]
+    str r0, [r4, #24]
+    str r0, [r4, #28]
+    finish str_imm
+
+    begin str_reg
+    start str_reg
+    .rept 8
+    str r0, [r4, r5]
+    .endr
+    finish str_reg
+
+/* A backward branch taken 9 times of 10, to a 16-bit instruction */
+    begin branch_loop
+    start branch_loop
+    movs r0, #10
+1:  subs r0, r0, #1
+    bne 1b
+    finish branch_loop
+
+/* The same to a 32-bit instruction on an odd halfword */
+    begin branch_loop_wide
+    .balign 4
+    start branch_loop_wide
+    movs r0, #10
+1:  subs.w r0, r0, #1
+    bne 1b
+    finish branch_loop_wide
+
+/* A forward branch never taken, in a loop of 10 */
+    begin branch_not_taken
+    start branch_not_taken
+    movs r0, #10
+1:  cmp r0, #100
+    beq 2f
+    subs r0, r0, #1
+    bne 1b
+2:  nop
+    finish branch_not_taken
+
+/* A forward branch taken once */
+    begin branch_forward_taken
+    movs r0, #0
+    start branch_forward_taken
+    cbz r0, 2f
+    nop
+2:  nop
+    finish branch_forward_taken
+
+/* Multiplies, 4 of each */
+    begin mul
+    movs r1, #3
+    movs r2, #5
+    start mul
+    .rept 4
+    mul r0, r1, r2
+    .endr
+    finish mul
+
+    begin mla
+    movs r1, #3
+    movs r2, #5
+    start mla
+    .rept 4
+    mla r0, r1, r2, r3
+    .endr
+    finish mla
+
+/* Long multiplies, one each with small and large operands */
+    begin umull_small
+    movs r2, #3
+    movs r3, #3
+    start umull_small
+    umull r0, r1, r2, r3
+    finish umull_small
+
+    begin umull_large
+    mov r2, #-1
+    mov r3, #-1
+    start umull_large
+    umull r0, r1, r2, r3
+    finish umull_large
+
+    begin smlal_small
+    movs r2, #3
+    movs r3, #3
+    start smlal_small
+    smlal r0, r1, r2, r3
+    finish smlal_small
+
+    begin smlal_large
+    mvn r2, #0x80000000
+    mvn r3, #0x80000000
+    start smlal_large
+    smlal r0, r1, r2, r3
+    finish smlal_large
+
+/* Divisions: a quotient of 0 bits and one of 32 */
+    begin sdiv_small
+    movs r2, #2
+    movs r3, #3
+    start sdiv_small
+    sdiv r0, r2, r3
+    finish sdiv_small
+
+    begin udiv_large
+    mov r2, #-1
+    movs r3, #1
+    start udiv_large
+    udiv r0, r2, r3
+    finish udiv_large
+
+/* PUSH, POP, STM and LDM of 1 to 8 registers */
+.macro multiple n, list
+    begin multiple_\n
+    start multiple_\n
+    push {\list}
+    stm r4, {\list}
+    pop {\list}
+    ldm r4, {\list}
+    finish multiple_\n
+.endm
+    multiple 1, "r0"
+    multiple 2, "r0-r1"
+    multiple 3, "r0-r2"
+    multiple 4, "r0-r3"
+    multiple 5, "r0-r3, r5"
+    multiple 6, "r0-r3, r5-r6"
+    multiple 7, "r0-r3, r5-r7"
+    multiple 8, "r0-r3, r5-r8"
+
+/* IT after a 16-bit instruction (folded) and after a 32-bit one */
+    begin it_folded
+    start it_folded
+    .rept 4
+    adds r0, r0, #1
+    it eq
+    moveq r1, #1
+    .endr
+    finish it_folded
+
+    begin it_not_folded
+    start it_not_folded
+    .rept 4
+    add.w r0, r0, #1
+    it eq
+    moveq r1, #1
+    .endr
+    finish it_not_folded
+
+/* Independent and dependent data processing (Cortex-M7 dual issue) */
+    begin alu_independent
+    start alu_independent
+    .rept 2
+    add r0, r0, #1
+    add r1, r1, #1
+    add r2, r2, #1
+    add r3, r3, #1
+    .endr
+    finish alu_independent
+
+    begin alu_dependent
+    start alu_dependent
+    .rept 8
+    add r0, r0, #1
+    .endr
+    finish alu_dependent
+
+/* Multiplies beside data processing, and beside each other */
+    begin mul_alu
+    start mul_alu
+    .rept 4
+    mul r0, r1, r2
+    add r3, r3, #1
+    .endr
+    finish mul_alu
+
+    begin mul_mul
+    start mul_mul
+    .rept 4
+    mul r0, r1, r2
+    mul r3, r1, r2
+    .endr
+    finish mul_mul
+
+/* Run every sequence once */
+    .global cycles_run
+    .type cycles_run, %function
+    .thumb_func
+cycles_run:
+    push {r4, lr}
+    .irp name, ldr_independent, ldr_dependent, ldr_after_alu, ldr_str, \
+        str_imm, str_reg, branch_loop, branch_loop_wide, branch_not_taken, \
+        branch_forward_taken, mul, mla, umull_small, umull_large, \
+        smlal_small, smlal_large, sdiv_small, udiv_large, \
+        multiple_1, multiple_2, multiple_3, multiple_4, multiple_5, \
+        multiple_6, multiple_7, multiple_8, it_folded, it_not_folded, \
+        alu_independent, alu_dependent, mul_alu, mul_mul
+    bl cyc_\name
+    .endr
+    pop {r4, pc}
+    .size cycles_run, . - cycles_run
