@@ -69,6 +69,69 @@ alt_u64 perfctr_snapshot_instructions(void *p, int n);
 alt_u64 perfctr_time(void *p, int n);
 alt_u64 perfctr_instructions(void *p, int n);
 
+/*
+ * Version 2: selectable events, thresholds and interrupts
+ * (docs/register-map.md#events-thresholds-and-interrupts-version-2).
+ * Word offsets, for IORD/IOWR.
+ */
+#define PERFCTR_REG_EVSEL(counter) (0x100 + 4 * (counter))
+#define PERFCTR_REG_CTRL(counter) (0x101 + 4 * (counter))
+#define PERFCTR_CTRL_THRESH_EN 0x1
+#define PERFCTR_CTRL_OVF_EN 0x2
+#define PERFCTR_CTRL_THRESH_ON_TIME 0x4
+#define PERFCTR_REG_THRESH(counter) (0x102 + 4 * (counter))
+#define PERFCTR_REG_PENDING_LO 0x208
+#define PERFCTR_REG_PENDING_HI 0x209
+#define PERFCTR_REG_EVENTS_AVAILABLE 0x20a
+#define PERFCTR_STATUS_IRQ 0x4
+#define PERFCTR_REG_FLAGS(counter) (0x240 + (counter))
+#define PERFCTR_FLAG_THRESH 0x1
+#define PERFCTR_FLAG_OVF 0x2
+/* The event count, presettable (retired instructions unless selected) */
+#define PERFCTR_REG_EVCNT(counter) PERFCTR_REG_INSNS(counter)
+
+/* What a counter's event count counts (the EVSEL values) */
+enum perfctr_event {
+    PERFCTR_EVENT_NONE = 0,
+    PERFCTR_EVENT_INSTRUCTIONS = 1,     /* retired (-icount); the default */
+    PERFCTR_EVENT_LOADS = 2,
+    PERFCTR_EVENT_STORES = 3,
+    PERFCTR_EVENT_BRANCHES = 4,         /* executed, taken or not */
+    PERFCTR_EVENT_CALLS = 5,
+    PERFCTR_EVENT_RETURNS = 6,
+    PERFCTR_EVENT_TAKEN_BRANCHES = 7,
+    PERFCTR_EVENT_EXCEPTIONS = 8,       /* exceptions and interrupts taken */
+    PERFCTR_EVENT_CYCLES = 9,           /* estimated (scripts/profile --cycles) */
+    PERFCTR_NUM_EVENTS
+};
+
+/* "loads", "taken-branches"...; "?" for a value that is no event */
+const char *perfctr_event_name(enum perfctr_event event);
+/* Whether this QEMU counts event now */
+int perfctr_event_available(void *p, enum perfctr_event event);
+/*
+ * Count event on counter n (0 global, 1.. sections) from 0.  -1 (and
+ * nothing selected) if it is not available now.
+ */
+int perfctr_event_select(void *p, int n, enum perfctr_event event);
+/* Counter n's event count, at one instant (a SNAPSHOT) */
+alt_u64 perfctr_event_count(void *p, int n);
+/* Set counter n's event count (best with the counter stopped) */
+void perfctr_event_preset(void *p, int n, alt_u64 value);
+
+/*
+ * Set FLAGS.THRESH, and raise the core's interrupt, once counter n's
+ * event count (on_time: its time, in clocks) is at or above value.  A
+ * comparison: move it up or disarm it before acknowledging.
+ */
+void perfctr_threshold_arm(void *p, int n, alt_u64 value, int on_time);
+void perfctr_threshold_disarm(void *p, int n);
+/* Set FLAGS.OVF, and interrupt, each time EVCNT's low 32 bits wrap */
+void perfctr_overflow_enable(void *p, int n, int enable);
+/* Counter n's flags (PERFCTR_FLAG_*); acknowledge some of them */
+alt_u32 perfctr_flags(void *p, int n);
+void perfctr_flags_ack(void *p, int n, alt_u32 flags);
+
 /* One row of a performance counter report */
 struct perfctr_row {
     const char *name;

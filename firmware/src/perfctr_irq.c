@@ -14,13 +14,6 @@
 
 #define PERFCTR_IRQ_CORES 4
 
-/*
- * The extension block's PENDING_LO/HI (byte offsets): bit i set while
- * counter i has a flag set; the line is high iff one is
- */
-#define PENDING_LO 0x820
-#define PENDING_HI 0x824
-
 static struct perfctr_irq_slot {
     alt_u32 base;
     perfctr_irq_handler_fn handler;     /* NULL: a free slot */
@@ -97,9 +90,10 @@ void perfctr_irq_dispatch(alt_u32 base, alt_u32 pc)
      * second rise (QEMU's PLIC pends a source on each raise, even one
      * that repeats a high level while the handler ran) asks again for
      * what was handled.  Not the core's doing: nothing to call.
+     * (PENDING: bit i while counter i has a flag set.)
      */
-    if (!IORD_32DIRECT(base, PENDING_LO) &&
-        !IORD_32DIRECT(base, PENDING_HI)) {
+    if (!IORD(base, PERFCTR_REG_PENDING_LO) &&
+        !IORD(base, PERFCTR_REG_PENDING_HI)) {
         return;
     }
     if (slot) {

@@ -163,7 +163,7 @@ def test_two_cores_example_prints_two_reports(ctx, board):
 
 def test_extension_identifies_the_core(ctx, board):
     base, sections = board.counters[0]
-    assert_counts(record(ctx, board, "ext"), found=1, version=1,
+    assert_counts(record(ctx, board, "ext"), found=1, version=2,
                   sections=sections, freq=board.freq, icount=1)
 
 

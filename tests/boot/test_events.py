@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: MIT
+"""Selectable events, thresholds and overflow interrupts, end to end on
+every board (tests/firmware/events.c over hand-written assembly,
+tests/firmware/<isa>/events.S): each event's exact count, a threshold
+interrupting right after the instruction that reached it, and an
+overflow interrupt per wrap of the 32-bit count."""
+
+from bootlib import expect_exit, parse_records, run_image
+
+PER_BOARD = True
+
+LOOPS = 100
+# Section 1 over events_loop(n): after the BEGIN store, up to and
+# including the END store (see events.S)
+EXPECTED = {
+    1: 7 * LOOPS + 1,       # instructions
+    2: 2 * LOOPS,           # loads
+    3: LOOPS + 1,           # stores, END's included
+    4: 3 * LOOPS,           # branches: call, return, loop branch
+    5: LOOPS,               # calls
+    6: LOOPS,               # returns
+    7: 3 * LOOPS - 1,       # taken: all but the loop's last branch
+    8: 0,                   # exceptions
+}
+
+
+def events(ctx, board):
+    key = ("events", board.name)
+    if key not in ctx.cache:
+        result = run_image(ctx, board, "tests/firmware/events.elf")
+        expect_exit(result)
+        ctx.cache[key] = (parse_records(result.output), result.output)
+    return ctx.cache[key]
+
+
+def load_size(board):
+    """Bytes of each load in events_run (Thumb: 16-bit LDR)."""
+    return 2 if board.arch == "arm" and board.isa == "thumb" else 4
+
+
+def test_every_event_is_available(ctx, board):
+    records, output = events(ctx, board)
+    mask = records["available"][0]["mask"]
+    for event in EXPECTED:
+        assert mask >> event & 1, f"event {event} unavailable: {output}"
+
+
+def test_each_event_counts_exactly(ctx, board):
+    records, output = events(ctx, board)
+    got = {r["id"]: r.get("count") for r in records["event"]}
+    assert got == EXPECTED, output
+
+
+def test_threshold_interrupts_right_after_the_instruction(ctx, board):
+    records, output = events(ctx, board)
+    seen = records["threshold"]
+    assert len(seen) == 6, output
+    for rec in seen:
+        # Loads and instructions alike: the k-th load is the k-th
+        # instruction after BEGIN; the pc is the next one's
+        assert rec["taken"] == 1, output
+        assert rec["offset"] == rec["k"] * load_size(board), output
+
+
+def test_overflow_extends_the_count_across_wraps(ctx, board):
+    records, output = events(ctx, board)
+    rec = records["overflow"][0]
+    assert rec["high"] == rec["wraps"] == rec["extended_high"], output
+
+
+def test_exceptions_count_the_interrupts_taken(ctx, board):
+    records, output = events(ctx, board)
+    rec = records["overflow"][0]
+    assert rec["exceptions"] == rec["wraps"], output

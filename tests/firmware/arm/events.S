@@ -1,0 +1,68 @@
+/*
+ * Event counts over hand-written Thumb-2 code (tests/boot/test_events.py):
+ * how many loads, stores, branches, calls and returns run between the
+ * counter accesses is known exactly.  A section counts after its BEGIN
+ * store up to and including its END store.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+    .syntax unified
+    .thumb
+    .text
+
+    .equ STOP_OR_RESET, 0
+    .equ START, 4
+    .equ END1, 16
+    .equ BEGIN1, 20
+
+/*
+ * events_loop(r0 = base, r1 = n >= 1, r2 = buffer of 3 words): section 1
+ * counts 7n + 1 instructions, 2n loads, n + 1 stores (with END's), 3n
+ * branches (bl, bx lr, bne), n calls, n returns, 3n - 1 taken branches.
+ */
+    .global events_loop
+    .type events_loop, %function
+    .thumb_func
+events_loop:
+    push {r4, lr}
+    movs r4, #0
+    str r4, [r0, #START]
+    str r4, [r0, #BEGIN1]
+1:  ldr r3, [r2]
+    ldr r3, [r2, #4]
+    str r3, [r2, #8]
+    bl events_leaf
+    subs r1, r1, #1
+    bne 1b
+    str r4, [r0, #END1]
+    str r4, [r0, #STOP_OR_RESET]
+    pop {r4, pc}
+    .size events_loop, . - events_loop
+
+    .type events_leaf, %function
+    .thumb_func
+events_leaf:
+    bx lr
+    .size events_leaf, . - events_leaf
+
+/*
+ * events_run(r0 = base, r1 = buffer): section 1 around 16 loads, one
+ * instruction of EVENTS_LOAD_BYTES bytes each from events_run_loads, so
+ * that a threshold of k loads interrupts at events_run_loads + k * size.
+ */
+    .global events_run
+    .type events_run, %function
+    .thumb_func
+events_run:
+    movs r3, #0
+    str r3, [r0, #START]
+    str r3, [r0, #BEGIN1]
+    .global events_run_loads
+events_run_loads:
+    .rept 16
+    ldr r2, [r1]
+    .endr
+    str r3, [r0, #END1]
+    str r3, [r0, #STOP_OR_RESET]
+    bx lr
+    .size events_run, . - events_run
