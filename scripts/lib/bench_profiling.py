@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """scripts/bench, profiling: what -pg costs the guest, and what host-side
-profiling costs the host, side by side on one call-heavy image
-(tests/programs/bench_calls.c) against plain -icount and against QEMU's
-own hotblocks plugin."""
+profiling and event counting cost the host, side by side on one
+call-heavy image (tests/programs/bench_calls.c) against plain -icount
+and against QEMU's own hotblocks plugin."""
 
 import re
 import subprocess
@@ -16,6 +16,12 @@ from common import REPO
 
 PROGRAM = REPO / "tests" / "programs" / "bench_calls.c"
 PERIODS = [100, 1000, 10000]
+
+
+def without_plugin(cmd):
+    """cmd without its -plugin (every boot loads the events plugin)."""
+    at = cmd.index("-plugin")
+    return cmd[:at] + cmd[at + 2:]
 
 
 def section_clocks(output):
@@ -53,6 +59,22 @@ def rows(built, board, runs, command, timed, side_by_side, row):
             row(f"host time, {what} (fib(32))", f"{with_it:.3f} s",
                 f"plain -icount: {without:.3f} s; "
                 f"+{100 * (with_it / without - 1):.0f}%")
+
+        def counting(level):
+            return command(firmware.build_app(
+                board, [PROGRAM], firmware.AppOptions(
+                    cflags=[f"-DEVENTS={level}"]),
+                work).rename(work / f"events{level}.elf"))
+
+        for what, cmd in [
+                ("events plugin loaded, no event selected", base),
+                ("counting loads", counting(1)),
+                ("counting loads, branches and taken branches",
+                 counting(2))]:
+            with_it, without = side_by_side(cmd, without_plugin(base), runs)
+            row(f"host time, {what} (fib(32))", f"{with_it:.3f} s",
+                f"-icount without the plugin: {without:.3f} s; "
+                f"{100 * (with_it / without - 1):+.0f}%")
 
         for period in PERIODS:
             against_plain(f"sampling every {period} clocks, with call "

@@ -1,7 +1,9 @@
 /*
  * A call-heavy program for scripts/bench: recursive Fibonacci, 7 million
  * calls, measured in a section, so that the guest clocks -pg adds show
- * (built with and without -pg by the bench).
+ * (built with and without -pg by the bench), and what counting events
+ * costs (built with -DEVENTS=1: loads; -DEVENTS=2: loads, branches and
+ * taken branches).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -9,6 +11,7 @@
 
 #include "system.h"
 #include "altera_avalon_performance_counter.h"
+#include "perfctr.h"
 
 #define FIB_N 32
 
@@ -22,6 +25,16 @@ int main(void)
     volatile unsigned result;
 
     PERF_RESET(PERFORMANCE_COUNTER_BASE);
+#if EVENTS >= 1
+    perfctr_event_select((void *)PERFORMANCE_COUNTER_BASE, 1,
+                         PERFCTR_EVENT_LOADS);
+#endif
+#if EVENTS >= 2
+    perfctr_event_select((void *)PERFORMANCE_COUNTER_BASE, 0,
+                         PERFCTR_EVENT_TAKEN_BRANCHES);
+    perfctr_event_select((void *)PERFORMANCE_COUNTER_BASE, 2,
+                         PERFCTR_EVENT_BRANCHES);
+#endif
     PERF_START_MEASURING(PERFORMANCE_COUNTER_BASE);
     PERF_BEGIN(PERFORMANCE_COUNTER_BASE, 1);
     result = fib(FIB_N);
