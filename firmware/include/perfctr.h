@@ -168,6 +168,13 @@ int perfctr_irq_attach(alt_u32 base, perfctr_irq_handler_fn handler,
 /* Disable the core's line and forget its handler */
 void perfctr_irq_detach(alt_u32 base);
 /*
+ * The interrupt line (system.h's PERFORMANCE_COUNTER[_N]_IRQ) of the core
+ * at base, -1 if none; the core whose line it is, 0 if none.  For the
+ * boards' interrupt code.
+ */
+int perfctr_irq_line(alt_u32 base);
+alt_u32 perfctr_irq_core(alt_u32 line);
+/*
  * Called by the board's vector; nothing happens if the core's PENDING
  * reads 0 (the line is low by now).  An interrupt from a core with no
  * handler disables its line (no interrupt storm) and says so, once, on

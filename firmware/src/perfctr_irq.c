@@ -11,8 +11,45 @@
 #include "io.h"
 #include "perfctr.h"
 #include "sys/alt_irq.h"
+#include "system.h"
 
 #define PERFCTR_IRQ_CORES 4
+
+/* The cores system.h declares, with their interrupt lines */
+static const struct {
+    alt_u32 base;
+    alt_u32 line;
+} core_lines[] = {
+    { PERFORMANCE_COUNTER_BASE, PERFORMANCE_COUNTER_IRQ },
+#ifdef PERFORMANCE_COUNTER_1_BASE
+    { PERFORMANCE_COUNTER_1_BASE, PERFORMANCE_COUNTER_1_IRQ },
+#endif
+};
+#define NUM_CORE_LINES (sizeof(core_lines) / sizeof(core_lines[0]))
+
+int perfctr_irq_line(alt_u32 base)
+{
+    unsigned i;
+
+    for (i = 0; i < NUM_CORE_LINES; i++) {
+        if (core_lines[i].base == base) {
+            return core_lines[i].line;
+        }
+    }
+    return -1;
+}
+
+alt_u32 perfctr_irq_core(alt_u32 line)
+{
+    unsigned i;
+
+    for (i = 0; i < NUM_CORE_LINES; i++) {
+        if (core_lines[i].line == line) {
+            return core_lines[i].base;
+        }
+    }
+    return 0;
+}
 
 static struct perfctr_irq_slot {
     alt_u32 base;

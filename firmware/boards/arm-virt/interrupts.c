@@ -29,29 +29,6 @@
 void arm_vbar_irq(alt_u32 pc);
 void arm_vbar_fault(int kind, alt_u32 pc);
 
-static const struct {
-    alt_u32 base;
-    alt_u32 id;
-} lines[] = {
-    { PERFORMANCE_COUNTER_BASE, PERFORMANCE_COUNTER_IRQ },
-#ifdef PERFORMANCE_COUNTER_1_BASE
-    { PERFORMANCE_COUNTER_1_BASE, PERFORMANCE_COUNTER_1_IRQ },
-#endif
-};
-#define NUM_LINES (sizeof(lines) / sizeof(lines[0]))
-
-static int id_of(alt_u32 base)
-{
-    unsigned i;
-
-    for (i = 0; i < NUM_LINES; i++) {
-        if (lines[i].base == base) {
-            return lines[i].id;
-        }
-    }
-    return -1;
-}
-
 /* Byte n of a GIC register array of one byte per interrupt */
 static void gicd_set_byte(alt_u32 reg, alt_u32 id, alt_u32 value)
 {
@@ -65,7 +42,7 @@ static void gicd_set_byte(alt_u32 reg, alt_u32 id, alt_u32 value)
 
 int board_perfctr_irq_enable(alt_u32 base)
 {
-    int id = id_of(base);
+    int id = perfctr_irq_line(base);
 
     if (id < 0) {
         return -1;
@@ -83,7 +60,7 @@ int board_perfctr_irq_enable(alt_u32 base)
 
 void board_perfctr_irq_disable(alt_u32 base)
 {
-    int id = id_of(base);
+    int id = perfctr_irq_line(base);
 
     if (id < 0) {
         return;
@@ -98,17 +75,16 @@ void arm_vbar_irq(alt_u32 pc)
 {
     alt_u32 iar = IORD_32DIRECT(GICC_BASE, GICC_IAR);
     alt_u32 id = iar & 0x3ff;
-    unsigned i;
+    alt_u32 base;
 
     if (id == GIC_SPURIOUS) {
         return;
     }
-    for (i = 0; i < NUM_LINES; i++) {
-        if (lines[i].id == id) {
-            perfctr_irq_dispatch(lines[i].base, pc);
-            IOWR_32DIRECT(GICC_BASE, GICC_EOIR, iar);
-            return;
-        }
+    base = perfctr_irq_core(id);
+    if (base) {
+        perfctr_irq_dispatch(base, pc);
+        IOWR_32DIRECT(GICC_BASE, GICC_EOIR, iar);
+        return;
     }
     IOWR_32DIRECT(GICC_BASE, GICC_EOIR, iar);
     arm_vbar_fault(4, pc);      /* "unexpected irq": the program stops */

@@ -17,32 +17,9 @@
 
 void mps2_perfctr_irq(alt_u32 line, alt_u32 pc);
 
-static const struct {
-    alt_u32 base;
-    alt_u32 line;
-} lines[] = {
-    { PERFORMANCE_COUNTER_BASE, PERFORMANCE_COUNTER_IRQ },
-#ifdef PERFORMANCE_COUNTER_1_BASE
-    { PERFORMANCE_COUNTER_1_BASE, PERFORMANCE_COUNTER_1_IRQ },
-#endif
-};
-#define NUM_LINES (sizeof(lines) / sizeof(lines[0]))
-
-static int line_of(alt_u32 base)
-{
-    unsigned i;
-
-    for (i = 0; i < NUM_LINES; i++) {
-        if (lines[i].base == base) {
-            return lines[i].line;
-        }
-    }
-    return -1;
-}
-
 int board_perfctr_irq_enable(alt_u32 base)
 {
-    int line = line_of(base);
+    int line = perfctr_irq_line(base);
 
     if (line < 0) {
         return -1;
@@ -54,7 +31,7 @@ int board_perfctr_irq_enable(alt_u32 base)
 
 void board_perfctr_irq_disable(alt_u32 base)
 {
-    int line = line_of(base);
+    int line = perfctr_irq_line(base);
 
     if (line < 0) {
         return;
@@ -67,13 +44,11 @@ void board_perfctr_irq_disable(alt_u32 base)
 /* From the vector: NVIC line, and the pc the program resumes at */
 void mps2_perfctr_irq(alt_u32 line, alt_u32 pc)
 {
-    unsigned i;
+    alt_u32 base = perfctr_irq_core(line);
 
-    for (i = 0; i < NUM_LINES; i++) {
-        if (lines[i].line == line) {
-            perfctr_irq_dispatch(lines[i].base, pc);
-            return;
-        }
+    if (base) {
+        perfctr_irq_dispatch(base, pc);
+        return;
     }
     /* A line no core of system.h has: never again */
     IOWR_32DIRECT(NVIC_ICER0, 0, 1u << line);

@@ -17,32 +17,9 @@
 void arm_vbar_irq(alt_u32 pc);
 void arm_vbar_fault(int kind, alt_u32 pc);
 
-static const struct {
-    alt_u32 base;
-    alt_u32 irq;
-} lines[] = {
-    { PERFORMANCE_COUNTER_BASE, PERFORMANCE_COUNTER_IRQ },
-#ifdef PERFORMANCE_COUNTER_1_BASE
-    { PERFORMANCE_COUNTER_1_BASE, PERFORMANCE_COUNTER_1_IRQ },
-#endif
-};
-#define NUM_LINES (sizeof(lines) / sizeof(lines[0]))
-
-static int irq_of(alt_u32 base)
-{
-    unsigned i;
-
-    for (i = 0; i < NUM_LINES; i++) {
-        if (lines[i].base == base) {
-            return lines[i].irq;
-        }
-    }
-    return -1;
-}
-
 int board_perfctr_irq_enable(alt_u32 base)
 {
-    int irq = irq_of(base);
+    int irq = perfctr_irq_line(base);
 
     if (irq < 0) {
         return -1;
@@ -54,7 +31,7 @@ int board_perfctr_irq_enable(alt_u32 base)
 
 void board_perfctr_irq_disable(alt_u32 base)
 {
-    int irq = irq_of(base);
+    int irq = perfctr_irq_line(base);
 
     if (irq < 0) {
         return;
@@ -67,11 +44,13 @@ void arm_vbar_irq(alt_u32 pc)
 {
     alt_u32 pending = IORD_32DIRECT(BCM2835_IC_BASE, BCM2835_IC_PENDING_1);
     int handled = 0;
-    unsigned i;
+    unsigned irq;
 
-    for (i = 0; i < NUM_LINES; i++) {
-        if (pending & (1u << lines[i].irq)) {
-            perfctr_irq_dispatch(lines[i].base, pc);
+    for (irq = 0; irq < 32; irq++) {
+        alt_u32 base = perfctr_irq_core(irq);
+
+        if ((pending & (1u << irq)) && base) {
+            perfctr_irq_dispatch(base, pc);
             handled = 1;
         }
     }

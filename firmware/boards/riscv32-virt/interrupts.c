@@ -28,29 +28,6 @@
 #define MCAUSE_STORE_ACCESS 7
 #define MIE_MEIE (1u << 11)
 
-static const struct {
-    alt_u32 base;
-    alt_u32 src;
-} lines[] = {
-    { PERFORMANCE_COUNTER_BASE, PERFORMANCE_COUNTER_IRQ },
-#ifdef PERFORMANCE_COUNTER_1_BASE
-    { PERFORMANCE_COUNTER_1_BASE, PERFORMANCE_COUNTER_1_IRQ },
-#endif
-};
-#define NUM_LINES (sizeof(lines) / sizeof(lines[0]))
-
-static int src_of(alt_u32 base)
-{
-    unsigned i;
-
-    for (i = 0; i < NUM_LINES; i++) {
-        if (lines[i].base == base) {
-            return lines[i].src;
-        }
-    }
-    return -1;
-}
-
 static void plic_enable(alt_u32 src, int on)
 {
     alt_u32 offset = PLIC_ENABLE(PLIC_CONTEXT, src);
@@ -67,14 +44,12 @@ static void plic_enable(alt_u32 src, int on)
 static void external_interrupt(alt_u32 pc)
 {
     alt_u32 src;
-    unsigned i;
 
     while ((src = IORD_32DIRECT(PLIC_BASE, PLIC_CLAIM(PLIC_CONTEXT)))) {
-        for (i = 0; i < NUM_LINES && lines[i].src != src; i++) {
-            continue;
-        }
-        if (i < NUM_LINES) {
-            perfctr_irq_dispatch(lines[i].base, pc);
+        alt_u32 base = perfctr_irq_core(src);
+
+        if (base) {
+            perfctr_irq_dispatch(base, pc);
         } else {
             plic_enable(src, 0);        /* not ours: never again */
         }
@@ -106,7 +81,7 @@ static void riscv_virt_trap(void)
 
 int board_perfctr_irq_enable(alt_u32 base)
 {
-    int src = src_of(base);
+    int src = perfctr_irq_line(base);
 
     if (src < 0) {
         return -1;
@@ -122,7 +97,7 @@ int board_perfctr_irq_enable(alt_u32 base)
 
 void board_perfctr_irq_disable(alt_u32 base)
 {
-    int src = src_of(base);
+    int src = perfctr_irq_line(base);
 
     if (src < 0) {
         return;
