@@ -1,5 +1,6 @@
 /*
- * Event counts over hand-written Thumb-2 code (tests/boot/test_events.py):
+ * Event counts over hand-written Arm code, Thumb-2 or Arm state as the
+ * board's code is (tests/boot/test_events.py):
  * how many loads, stores, branches, calls and returns run between the
  * counter accesses is known exactly.  A section counts after its BEGIN
  * store up to and including its END store.
@@ -7,7 +8,13 @@
  * SPDX-License-Identifier: MIT
  */
     .syntax unified
+#ifdef __thumb__
     .thumb
+#define FUNCTION .thumb_func
+#else
+    .arm
+#define FUNCTION
+#endif
     .text
 
     .equ STOP_OR_RESET, 0
@@ -22,7 +29,7 @@
  */
     .global events_loop
     .type events_loop, %function
-    .thumb_func
+    FUNCTION
 events_loop:
     push {r4, lr}
     movs r4, #0
@@ -40,19 +47,19 @@ events_loop:
     .size events_loop, . - events_loop
 
     .type events_leaf, %function
-    .thumb_func
+    FUNCTION
 events_leaf:
     bx lr
     .size events_leaf, . - events_leaf
 
 /*
- * events_run(r0 = base, r1 = buffer): section 1 around 16 loads, one
- * instruction of EVENTS_LOAD_BYTES bytes each from events_run_loads, so
- * that a threshold of k loads interrupts at events_run_loads + k * size.
+ * events_run(r0 = base, r1 = buffer): section 1 around 16 loads from
+ * events_run_loads (2 bytes each in Thumb, 4 in Arm state), so that a
+ * threshold of k loads interrupts at events_run_loads + k * size.
  */
     .global events_run
     .type events_run, %function
-    .thumb_func
+    FUNCTION
 events_run:
     movs r3, #0
     str r3, [r0, #START]
