@@ -23,20 +23,18 @@
  * -icount shift=N with a clock period of 2^N ns, one tick is exactly
  * one retired guest instruction.
  *
- * Above the original map, at 0x800, an extension block (version 1)
- * identifies the core and its configuration, counts retired
- * instructions per counter when QEMU runs with -icount (so idle time,
- * which advances the clock but retires nothing, can be told apart), and
- * latches every counter at one instant on a single SNAPSHOT write, so
- * that running 64-bit counters can be read without tearing and without
- * stopping them.  See docs/register-map.md in the perf-counter project.
+ * Above the original map, an extension block (version 2) identifies
+ * the core and its configuration, latches every counter at one instant
+ * on a single SNAPSHOT write (running 64-bit counters read without
+ * tearing or stopping them), and gives each counter an event count:
+ * retired instructions under -icount by default, or an event the
+ * perfctr plugin or QEMU counts through the hook (qemu/perfctr-hook.h),
+ * with a threshold and an overflow flag that raise the interrupt line
+ * between the instruction that reached them and the next one.  See
+ * docs/register-map.md in the perf-counter project.
  *
- * For the host, the read-only QOM property "report" gives every
- * counter's clocks, instructions and occurrences (qom-get), "timeline"
- * the commands recorded with their virtual time (the first
- * "timeline-size" of them), and "report-file" names a file where both
- * are written as JSON when QEMU exits (an exit notifier: it also runs
- * when the guest exits through semihosting, which calls exit()).
+ * The host readout (QOM properties "report" and "timeline", and
+ * "report-file") is in perf-counter-readout.c.
  *
  * Not modelled: the RTL gives sections that are already begun one
  * extra cycle on the clock edge where START is written.  That is an
@@ -51,14 +49,10 @@
 #include "qemu/timer.h"
 #include "qemu/host-utils.h"
 #include "qapi/error.h"
-#include "qapi/visitor.h"
-#include "qobject/qdict.h"
-#include "qobject/qjson.h"
-#include "qobject/qlist.h"
-#include "qobject/qnum.h"
 #include "hw/core/cpu.h"
 #include "hw/irq.h"
 #include "hw/misc/perf-counter.h"
+#include "perf-counter-internal.h"
 #include "hw/qdev-properties.h"
 #include "hw/registerfields.h"
 #include "hw/resettable.h"
@@ -124,15 +118,7 @@ REG32(SNAP_EVENTS_HI, 0xc)
 #define PERF_COUNTER_EVCNT_STRIDE 0x8
 
 #define PERF_COUNTER_MAGIC 0x544e4350   /* "PCNT" */
-#define PERF_COUNTER_VERSION 2
 #define PERF_COUNTER_MAX_FREQ_HZ 1000000000u
-
-/* The emulated clocks and event counts, read once per access */
-typedef struct PerfCounterNow {
-    int64_t ns;         /* QEMU_CLOCK_VIRTUAL */
-    int64_t insns;      /* retired instructions; 0 without -icount */
-    uint64_t events[PERFCTR_EVENT_COUNT];   /* the hook's; 0 if none */
-} PerfCounterNow;
 
 /* The events a counter selects that the hook counts (bit e) */
 static uint32_t perf_counter_hook_events(PerfCounterState *s)
@@ -148,7 +134,7 @@ static uint32_t perf_counter_hook_events(PerfCounterState *s)
     return events;
 }
 
-static PerfCounterNow perf_counter_now(PerfCounterState *s)
+PerfCounterNow perf_counter_now(PerfCounterState *s)
 {
     PerfCounterNow now = {
         .ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
@@ -200,8 +186,8 @@ static void perf_counter_sync(PerfCounterState *s, PerfCounterNow now)
     memcpy(s->sync_events, now.events, sizeof(s->sync_events));
 }
 
-static uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
-                                   PerfCounterNow now)
+uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
+                            PerfCounterNow now)
 {
     uint64_t ns = s->counted_ns[counter];
 
@@ -211,8 +197,8 @@ static uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
     return muldiv64(ns, s->freq_hz, NANOSECONDS_PER_SECOND);
 }
 
-static uint64_t perf_counter_event_count(PerfCounterState *s,
-                                         unsigned counter, PerfCounterNow now)
+uint64_t perf_counter_event_count(PerfCounterState *s, unsigned counter,
+                                  PerfCounterNow now)
 {
     return s->counted_events[counter] +
            perf_counter_new_events(s, counter, now);
@@ -355,24 +341,6 @@ static void perf_counter_clear(PerfCounterState *s)
     memset(s->snap_ticks, 0, sizeof(s->snap_ticks));
     memset(s->snap_events, 0, sizeof(s->snap_events));
     perf_counter_clear_selects(s);
-}
-
-/* Add a command to the timeline, or count it as dropped when full */
-static void perf_counter_record(PerfCounterState *s, PerfCounterEventKind kind,
-                                unsigned section, PerfCounterNow now)
-{
-    PerfCounterEvent ev = {
-        .ns = now.ns, .insns = now.insns, .kind = kind, .section = section,
-    };
-
-    if (!s->timeline) {
-        return;
-    }
-    if (s->timeline->len < s->timeline_size) {
-        g_array_append_val(s->timeline, ev);
-    } else {
-        s->timeline_dropped++;
-    }
 }
 
 static void perf_counter_snapshot(PerfCounterState *s)
@@ -571,21 +539,21 @@ static void perf_counter_reset_cmd(PerfCounterState *s, PerfCounterNow now)
 {
     trace_perf_counter_reset_cmd();
     perf_counter_clear(s);
-    perf_counter_record(s, PERF_COUNTER_EV_RESET, 0, now);
+    perf_counter_readout_record(s, PERF_COUNTER_EV_RESET, 0, now);
 }
 
 static void perf_counter_start(PerfCounterState *s, PerfCounterNow now)
 {
     s->enabled = true;
     s->events[0]++;
-    perf_counter_record(s, PERF_COUNTER_EV_START, 0, now);
+    perf_counter_readout_record(s, PERF_COUNTER_EV_START, 0, now);
     trace_perf_counter_start(now.ns);
 }
 
 static void perf_counter_stop(PerfCounterState *s, PerfCounterNow now)
 {
     s->enabled = false;
-    perf_counter_record(s, PERF_COUNTER_EV_STOP, 0, now);
+    perf_counter_readout_record(s, PERF_COUNTER_EV_STOP, 0, now);
     trace_perf_counter_stop(now.ns);
 }
 
@@ -597,7 +565,7 @@ static void perf_counter_begin(PerfCounterState *s, unsigned section,
     if (s->enabled) {
         s->events[section]++;
     }
-    perf_counter_record(s, PERF_COUNTER_EV_BEGIN, section, now);
+    perf_counter_readout_record(s, PERF_COUNTER_EV_BEGIN, section, now);
     trace_perf_counter_begin(section, now.ns);
 }
 
@@ -605,7 +573,7 @@ static void perf_counter_end(PerfCounterState *s, unsigned section,
                              PerfCounterNow now)
 {
     s->section_running &= ~BIT_ULL(section);
-    perf_counter_record(s, PERF_COUNTER_EV_END, section, now);
+    perf_counter_readout_record(s, PERF_COUNTER_EV_END, section, now);
     trace_perf_counter_end(section, now.ns);
 }
 
@@ -833,153 +801,6 @@ bool perf_counter_map(DeviceState *dev, MemoryRegion *container,
     return true;
 }
 
-/* The selectable events, as the host readout names them */
-static const char *const perf_counter_event_names[PERFCTR_EVENT_COUNT] = {
-    [PERFCTR_EVENT_NONE] = "none",
-    [PERFCTR_EVENT_INSTRUCTIONS] = "instructions",
-    [PERFCTR_EVENT_LOADS] = "loads",
-    [PERFCTR_EVENT_STORES] = "stores",
-    [PERFCTR_EVENT_BRANCHES] = "branches",
-    [PERFCTR_EVENT_CALLS] = "calls",
-    [PERFCTR_EVENT_RETURNS] = "returns",
-    [PERFCTR_EVENT_TAKEN_BRANCHES] = "taken-branches",
-    [PERFCTR_EVENT_EXCEPTIONS] = "exceptions",
-    [PERFCTR_EVENT_CYCLES] = "cycles",
-};
-
-/* Host readout: one counter's numbers, read now */
-static QDict *perf_counter_counter_dict(PerfCounterState *s, unsigned counter,
-                                        PerfCounterNow now)
-{
-    QDict *d = qdict_new();
-    uint64_t count = perf_counter_event_count(s, counter, now);
-    unsigned e = s->evsel[counter];
-
-    qdict_put(d, "clocks", qnum_from_uint(perf_counter_ticks(s, counter,
-                                                             now)));
-    if (e == PERFCTR_EVENT_INSTRUCTIONS) {
-        if (icount_enabled()) {
-            qdict_put(d, "instructions", qnum_from_uint(count));
-        }
-    } else if (e != PERFCTR_EVENT_NONE) {
-        qdict_put_str(d, "event", perf_counter_event_names[e]);
-        qdict_put(d, "event-count", qnum_from_uint(count));
-    }
-    qdict_put(d, "occurrences", qnum_from_uint(s->events[counter]));
-    if (s->flags[counter]) {
-        qdict_put(d, "flags", qnum_from_uint(s->flags[counter]));
-    }
-    return d;
-}
-
-/* Host readout: the "report" property (see docs/register-map.md) */
-static QDict *perf_counter_report(PerfCounterState *s)
-{
-    PerfCounterNow now = perf_counter_now(s);
-    unsigned sections = MIN(s->num_sections, PERF_COUNTER_MAX_SECTIONS);
-    g_autofree char *path = object_get_canonical_path(OBJECT(s));
-    QDict *report = qdict_new();
-    QList *list = qlist_new();
-    unsigned i;
-
-    qdict_put_int(report, "version", PERF_COUNTER_VERSION);
-    qdict_put_str(report, "qom-path", path ? path : "");
-    if (s->base != PERF_COUNTER_BASE_AUTO) {
-        qdict_put(report, "base", qnum_from_uint(s->base));
-    }
-    qdict_put(report, "clock-frequency", qnum_from_uint(s->freq_hz));
-    qdict_put(report, "num-sections", qnum_from_uint(s->num_sections));
-    qdict_put_bool(report, "icount", icount_enabled());
-    qdict_put_int(report, "virtual-ns", now.ns);
-    qdict_put_bool(report, "enabled", s->enabled);
-    qdict_put(report, "global", perf_counter_counter_dict(s, 0, now));
-    for (i = 1; i <= sections; i++) {
-        QDict *d = perf_counter_counter_dict(s, i, now);
-
-        qdict_put_int(d, "section", i);
-        qdict_put_bool(d, "running", !!(s->section_running & BIT_ULL(i)));
-        qlist_append(list, d);
-    }
-    qdict_put(report, "sections", list);
-    return report;
-}
-
-static const char *const perf_counter_command_names[] = {
-    [PERF_COUNTER_EV_RESET] = "reset",
-    [PERF_COUNTER_EV_START] = "start",
-    [PERF_COUNTER_EV_STOP] = "stop",
-    [PERF_COUNTER_EV_BEGIN] = "begin",
-    [PERF_COUNTER_EV_END] = "end",
-};
-
-/* Host readout: the "timeline" property */
-static QDict *perf_counter_timeline(PerfCounterState *s)
-{
-    QDict *timeline = qdict_new();
-    QList *events = qlist_new();
-    unsigned i;
-
-    qdict_put(timeline, "capacity", qnum_from_uint(s->timeline_size));
-    qdict_put(timeline, "dropped", qnum_from_uint(s->timeline_dropped));
-    for (i = 0; s->timeline && i < s->timeline->len; i++) {
-        PerfCounterEvent *ev = &g_array_index(s->timeline, PerfCounterEvent,
-                                              i);
-        QDict *d = qdict_new();
-
-        qdict_put_str(d, "event", perf_counter_command_names[ev->kind]);
-        if (ev->kind == PERF_COUNTER_EV_BEGIN ||
-            ev->kind == PERF_COUNTER_EV_END) {
-            qdict_put_int(d, "section", ev->section);
-        }
-        qdict_put_int(d, "ns", ev->ns);
-        if (icount_enabled()) {
-            qdict_put_int(d, "instructions", ev->insns);
-        }
-        qlist_append(events, d);
-    }
-    qdict_put(timeline, "events", events);
-    return timeline;
-}
-
-static void perf_counter_get_report(Object *obj, Visitor *v, const char *name,
-                                    void *opaque, Error **errp)
-{
-    QObject *report = QOBJECT(perf_counter_report(PERF_COUNTER(obj)));
-
-    visit_type_any(v, name, &report, errp);
-    qobject_unref(report);
-}
-
-static void perf_counter_get_timeline(Object *obj, Visitor *v,
-                                      const char *name, void *opaque,
-                                      Error **errp)
-{
-    QObject *timeline = QOBJECT(perf_counter_timeline(PERF_COUNTER(obj)));
-
-    visit_type_any(v, name, &timeline, errp);
-    qobject_unref(timeline);
-}
-
-/* When QEMU exits: the report, and the timeline if kept, to report-file */
-static void perf_counter_exit_notify(Notifier *notifier, void *data)
-{
-    PerfCounterState *s = container_of(notifier, PerfCounterState,
-                                       exit_notifier);
-    g_autoptr(QDict) report = perf_counter_report(s);
-    g_autoptr(GString) json = NULL;
-    g_autoptr(GError) err = NULL;
-
-    if (s->timeline) {
-        qdict_put(report, "timeline", perf_counter_timeline(s));
-    }
-    json = qobject_to_json_pretty(QOBJECT(report), true);
-    g_string_append_c(json, '\n');
-    if (!g_file_set_contents(s->report_file, json->str, json->len, &err)) {
-        error_report("perf-counter: cannot write property 'report-file' "
-                     "(%s): %s", s->report_file, err->message);
-    }
-}
-
 static void perf_counter_realize(DeviceState *dev, Error **errp)
 {
     PerfCounterState *s = PERF_COUNTER(dev);
@@ -1007,24 +828,8 @@ static void perf_counter_realize(DeviceState *dev, Error **errp)
                    "machine has no such CPU", s->cpu);
         return;
     }
-    if (s->report_file) {
-        g_autoptr(GError) err = NULL;
-
-        /* Fail now, not at exit: create the file, empty until then */
-        if (!*s->report_file ||
-            !g_file_set_contents(s->report_file, "", 0, &err)) {
-            error_setg(errp, "perf-counter: property 'report-file' ('%s'): "
-                       "cannot create it: %s", s->report_file,
-                       err ? err->message : "no file name");
-            return;
-        }
-        s->exit_notifier.notify = perf_counter_exit_notify;
-        qemu_add_exit_notifier(&s->exit_notifier);
-    }
-    if (s->timeline_size) {
-        s->timeline = g_array_sized_new(false, false,
-                                        sizeof(PerfCounterEvent),
-                                        MIN(s->timeline_size, 1024));
+    if (!perf_counter_readout_realize(s, errp)) {
+        return;
     }
     s->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, perf_counter_timer_expired, s);
     s->hook.vcpu_index = s->cpu;
@@ -1037,14 +842,7 @@ static void perf_counter_unrealize(DeviceState *dev)
 {
     PerfCounterState *s = PERF_COUNTER(dev);
 
-    if (s->exit_notifier.notify) {
-        qemu_remove_exit_notifier(&s->exit_notifier);
-        s->exit_notifier.notify = NULL;
-    }
-    if (s->timeline) {
-        g_array_free(s->timeline, true);
-        s->timeline = NULL;
-    }
+    perf_counter_readout_unrealize(s);
     perfctr_hook_remove_client(&s->hook);
     timer_free(s->timer);
     s->timer = NULL;
@@ -1154,14 +952,7 @@ static void perf_counter_class_init(ObjectClass *oc, void *data)
     rc->phases.hold = perf_counter_reset_hold;
     device_class_set_props(dc, perf_counter_properties);
     set_bit(DEVICE_CATEGORY_MISC, dc->categories);
-    object_class_property_add(oc, "report", "any", perf_counter_get_report,
-                              NULL, NULL, NULL);
-    object_class_property_set_description(oc, "report",
-        "every counter's clocks, instructions and occurrences, read now");
-    object_class_property_add(oc, "timeline", "any",
-                              perf_counter_get_timeline, NULL, NULL, NULL);
-    object_class_property_set_description(oc, "timeline",
-        "the first timeline-size commands with their virtual time");
+    perf_counter_readout_class_init(oc);
 }
 
 static const TypeInfo perf_counter_types[] = {
