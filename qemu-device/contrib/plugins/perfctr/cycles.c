@@ -33,6 +33,11 @@
  *   guesses that miss cost a call) adds the difference.
  * - Multiplies and divisions whose time depends on their operands call
  *   back with the registers before they run.
+ * - While a device arms a target on the cycle count (a threshold, an
+ *   overflow), each instruction adds its own cost before it runs and
+ *   the target is checked before the next one, as events.c does for
+ *   the other events: the device is called back after the instruction
+ *   whose cost reached it.
  *
  * The schedule does not cross block boundaries: each block starts with
  * an idle pipeline.
@@ -45,6 +50,7 @@
 #include <string.h>
 
 #include "cycles.h"
+#include "events.h"
 
 #define NO_PC UINT64_MAX
 #define MAX_WINDOWS 256
@@ -149,6 +155,8 @@ static void add(unsigned vcpu, int64_t cycles, int window)
     qemu_plugin_u64 total = slot(SLOT_CYCLES);
 
     qemu_plugin_u64_add(total, vcpu, cycles);
+    qemu_plugin_u64_add(events_countdown(PERFCTR_EVENT_CYCLES), vcpu,
+                        -cycles);
     if (window >= 0) {
         qemu_plugin_u64_add(slot(SLOT_WINDOWS + 2 * window), vcpu, cycles);
     }
@@ -537,6 +545,14 @@ static void mispredicted_cb(unsigned vcpu, void *udata)
     qemu_plugin_u64_set(slot(SLOT_MISS), vcpu, NO_PC);
 }
 
+void cycles_left_code(unsigned vcpu, uint64_t pc)
+{
+    if (board && vcpu < qemu_plugin_num_vcpus() &&
+        qemu_plugin_u64_get(slot(SLOT_MISS), vcpu) == pc) {
+        mispredicted_cb(vcpu, NULL);
+    }
+}
+
 static void vcpu_init(qemu_plugin_id_t id, unsigned vcpu)
 {
     static const char *const rv[32] = {
@@ -586,7 +602,9 @@ bool cycles_init(qemu_plugin_id_t id, CyclesModel m, Isa guest_isa)
 
 uint64_t cycles_read(unsigned vcpu_index)
 {
-    return board ? qemu_plugin_u64_get(slot(SLOT_CYCLES), vcpu_index) : 0;
+    /* Before the vCPU starts (a device's reset), none */
+    return board && vcpu_index < qemu_plugin_num_vcpus() ?
+           qemu_plugin_u64_get(slot(SLOT_CYCLES), vcpu_index) : 0;
 }
 
 /* Decode the block; mark the instructions an IT block predicates */
@@ -633,6 +651,18 @@ static void add_inline(struct qemu_plugin_insn *insn, unsigned index,
     }
 }
 
+/* The cycles of an instruction, added to the total before it runs */
+static void add_cycles(struct qemu_plugin_insn *insn, uint64_t cycles,
+                       bool targets)
+{
+    add_inline(insn, SLOT_CYCLES, cycles);
+    if (targets && cycles) {
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            insn, QEMU_PLUGIN_INLINE_ADD_U64,
+            events_countdown(PERFCTR_EVENT_CYCLES), -cycles);
+    }
+}
+
 void cycles_instrument(struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb), i;
@@ -642,6 +672,8 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     int64_t delta = 0;
     Insn *last;
     bool guarded;
+    /* A device's target on cycles: each instruction adds its own */
+    bool targets = events_wanted(PERFCTR_EVENT_CYCLES);
 
     if (!n) {
         return;
@@ -691,14 +723,19 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         if (i == 0) {
             store(insn, SLOT_MISS, NO_PC);
         }
+        if (targets) {
+            /* Reached by the one before (or by a misprediction's delta) */
+            events_check(insn, PERFCTR_EVENT_CYCLES, false);
+        }
         pending += cost[i];
         pending_insns++;
         if (window >= 0) {
             add_inline(insn, SLOT_WINDOWS + 2 * window, cost[i]);
             add_inline(insn, SLOT_WINDOWS + 2 * window + 1, 1);
         }
-        if (accesses_memory(&insns[i].t) || operands || i == n - 1) {
-            add_inline(insn, SLOT_CYCLES, pending);
+        if (targets || accesses_memory(&insns[i].t) || operands ||
+            i == n - 1) {
+            add_cycles(insn, pending, targets);
             add_inline(insn, SLOT_INSNS, pending_insns);
             pending = pending_insns = 0;
         }
@@ -714,6 +751,9 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
             store(insn, SLOT_MISS, miss);
             store(insn, SLOT_DELTA, (uint32_t)(int32_t)delta |
                   (uint64_t)(uint32_t)window_of(last->pc) << 32);
+        }
+        if (i == n - 1 && targets) {
+            events_check(insn, PERFCTR_EVENT_CYCLES, true);
         }
     }
 }

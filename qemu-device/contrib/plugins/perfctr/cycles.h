@@ -31,6 +31,8 @@ bool cycles_init(qemu_plugin_id_t id, CyclesModel model, Isa isa);
 void cycles_instrument(struct qemu_plugin_tb *tb);
 /* Estimated cycles of vcpu_index so far (exact during an access) */
 uint64_t cycles_read(unsigned vcpu_index);
+/* The vCPU left translated code and resumes at pc: settle the guess */
+void cycles_left_code(unsigned vcpu_index, uint64_t pc);
 void cycles_write(FILE *out);
 
 #endif

@@ -19,8 +19,11 @@
  * instruction counts as not taken.
  *
  * Targets: each count has a countdown beside it, which a device arms
- * and each counted event decrements inline.  The check that it reached
- * 0 runs before the next instruction in the same block, which can then
+ * and each counted event decrements inline (estimated cycles, cycles.c,
+ * by the instruction's cost).  Armed, it holds the events left before
+ * the target minus one, so the target is reached when it goes below 0:
+ * as unsigned, above INT64_MAX.  The check runs before the next
+ * instruction in the same block, which can then
  * be abandoned (QEMU restores the guest state to it), or, for the last
  * instruction of a block, after its own decrement: the device is
  * called back before the next block.  Either way the device's
@@ -48,8 +51,9 @@
                        BIT_EVENT(PERFCTR_EVENT_CALLS) | \
                        BIT_EVENT(PERFCTR_EVENT_RETURNS) | \
                        BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES))
-/* A countdown that no run decrements to 0 */
+/* A countdown that no run decrements below 0 */
 #define COUNTDOWN_NEVER (UINT64_C(1) << 62)
+#define COUNTDOWN_REACHED INT64_MAX     /* above it: reached */
 
 typedef struct VcpuEvents {
     uint64_t count[PERFCTR_EVENT_COUNT];
@@ -61,6 +65,7 @@ typedef struct VcpuEvents {
 static Isa isa;
 static struct qemu_plugin_scoreboard *board;
 static uint32_t wanted;
+static PerfctrPluginOps ops;
 
 static qemu_plugin_u64 entry(size_t offset)
 {
@@ -94,16 +99,16 @@ static uint64_t read_event(unsigned vcpu_index, PerfctrEvent event)
 
 static void want(uint32_t events)
 {
-    __atomic_store_n(&wanted, events & PLUGIN_EVENTS, __ATOMIC_RELAXED);
+    __atomic_store_n(&wanted, events & ops.events, __ATOMIC_RELAXED);
 }
 
 static void arm(unsigned vcpu_index, PerfctrEvent event, uint64_t target)
 {
     VcpuEvents *v = vcpu_events(vcpu_index);
+    uint64_t count = read_event(vcpu_index, event);
 
-    v->countdown[event] = target > v->count[event] &&
-                          target - v->count[event] < COUNTDOWN_NEVER ?
-                          target - v->count[event] : COUNTDOWN_NEVER;
+    v->countdown[event] = target > count && target - count < COUNTDOWN_NEVER ?
+                          target - count - 1 : COUNTDOWN_NEVER;
 }
 
 /* The branch that ended the last block fell through to pc: not taken */
@@ -117,25 +122,26 @@ static void left_code(unsigned vcpu_index, uint64_t pc)
 {
     VcpuEvents *v = vcpu_events(vcpu_index);
 
+    cycles_left_code(vcpu_index, pc);
+
     if (v->fallthrough && v->fallthrough == pc) {
         not_taken(v);
     }
     v->fallthrough = 0;
 }
 
-static PerfctrPluginOps ops = {
-    .events = PLUGIN_EVENTS,
-    .read = read_event,
-    .want = want,
-    .arm = arm,
-    .left_code = left_code,
-};
-
 void events_init(Isa guest_isa, bool with_cycles)
 {
     isa = guest_isa;
+    ops = (PerfctrPluginOps) {
+        .events = PLUGIN_EVENTS,
+        .read = read_event,
+        .want = want,
+        .arm = arm,
+        .left_code = left_code,
+    };
     if (with_cycles) {
-        /* Read, not instrumented here (cycles.c); no targets on them */
+        /* Counted by cycles.c, which asks events_wanted() and checks */
         ops.events |= BIT_EVENT(PERFCTR_EVENT_CYCLES);
     }
     board = qemu_plugin_scoreboard_new(sizeof(VcpuEvents));
@@ -174,8 +180,24 @@ static void check(struct qemu_plugin_insn *insn, PerfctrEvent event,
 {
     /* Reads the registers: QEMU may restore the state and leave */
     qemu_plugin_register_vcpu_insn_exec_cond_cb(
-        insn, reached, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_EQ,
-        COUNTDOWN(event), 0, (void *)(uintptr_t)event);
+        insn, reached, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_GT,
+        COUNTDOWN(event), COUNTDOWN_REACHED, (void *)(uintptr_t)event);
+}
+
+bool events_wanted(PerfctrEvent event)
+{
+    return __atomic_load_n(&wanted, __ATOMIC_RELAXED) & BIT_EVENT(event);
+}
+
+qemu_plugin_u64 events_countdown(PerfctrEvent event)
+{
+    return COUNTDOWN(event);
+}
+
+void events_check(struct qemu_plugin_insn *insn, PerfctrEvent event,
+                  bool by_insn)
+{
+    check(insn, event, by_insn ? reached_at_end : reached_before);
 }
 
 static void add(struct qemu_plugin_insn *insn, qemu_plugin_u64 entry,
@@ -225,7 +247,8 @@ static void check_all(struct qemu_plugin_insn *insn, uint32_t events,
 
 void events_instrument(struct qemu_plugin_tb *tb)
 {
-    uint32_t want = __atomic_load_n(&wanted, __ATOMIC_RELAXED);
+    uint32_t want = __atomic_load_n(&wanted, __ATOMIC_RELAXED) &
+                    PLUGIN_EVENTS;
     size_t i, n = qemu_plugin_tb_n_insns(tb);
     uint32_t before = 0;
 

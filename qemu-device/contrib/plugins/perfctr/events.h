@@ -10,8 +10,21 @@
 #include <qemu-plugin.h>
 
 #include "isa.h"
+#include "perfctr-hook.h"
 
 void events_init(Isa isa, bool with_cycles);
 void events_instrument(struct qemu_plugin_tb *tb);
+
+/* For cycles.c, which counts PERFCTR_EVENT_CYCLES */
+/* A device arms targets on event: count it exactly, instruction by one */
+bool events_wanted(PerfctrEvent event);
+/* The countdown to event's target; each counted event takes 1 off */
+qemu_plugin_u64 events_countdown(PerfctrEvent event);
+/*
+ * Check whether event's target has been reached: before insn runs, or
+ * (by_insn) by insn itself, its last count added (the block's last)
+ */
+void events_check(struct qemu_plugin_insn *insn, PerfctrEvent event,
+                  bool by_insn);
 
 #endif
