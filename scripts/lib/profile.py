@@ -170,8 +170,9 @@ def parse_args(argv):
                      "plugin's timing model (Cortex-M3/M4/M7 on the mps2 "
                      "boards, SiFive E31 on riscv32-virt; docs/cycles.md) "
                      "and print them for the run and per function after "
-                     "the guest's output; the counter still counts "
-                     "instructions")
+                     "the guest's output; the counter cores count them "
+                     "as their clock (sections and report in estimated "
+                     "cycles, instructions beside them)")
     hot.add_argument("--wait-states", type=int, default=0, metavar="N",
                      choices=range(0, 101),
                      help="with --cycles: flash wait states added to each "
@@ -345,8 +346,13 @@ def main():
             preflight.check(board, image)
         found = readout.Readout(workdir, args.timeline_events
                                 if args.timeline else 0)
+        device_props = found.device_props
+        if args.cycles:
+            # the counter cores count the estimate (docs/cycles.md)
+            def device_props(base):
+                return found.device_props(base) + ",clock=cycles"
         extra = args.qemu_arg + boot.counter_args(
-            board, args.add_counter, found.device_props)
+            board, args.add_counter, device_props)
         if args.qmp:
             extra += qmp.qemu_args(args.qmp.resolve())
             say(f"QMP on {args.qmp}: scripts/readout {args.qmp} prints "
@@ -366,7 +372,7 @@ def main():
         result = boot.boot(built, board, image, timeout=args.timeout,
                            icount=not args.no_icount, extra=extra,
                            verbose=args.verbose, symbols=symbols,
-                           device_props=found.device_props, keep=True,
+                           device_props=device_props, keep=True,
                            # where the -pg program's gmon.out lands
                            cwd=workdir if args.gprof else None)
         cores = found.load(base for base, _ in

@@ -43,6 +43,7 @@ class Core:
     sections: list = field(default_factory=list)
     timeline: dict = None   # {"capacity", "dropped", "events"} if kept
     reported: bool = False  # the guest printed a report that matches
+    clock: str = "time"     # a clock: virtual time, or estimated "cycles"
 
     @property
     def used(self):
@@ -95,7 +96,8 @@ def parse(text, origin="readout"):
                     virtual_ns=doc["virtual-ns"], clocks=g["clocks"],
                     occurrences=g["occurrences"],
                     instructions=g.get("instructions"),
-                    timeline=doc.get("timeline"))
+                    timeline=doc.get("timeline"),
+                    clock=doc.get("clock", "time"))
         core.sections = [Section(s["section"], s["clocks"], s["occurrences"],
                                  s.get("instructions"))
                          for s in doc["sections"]]

@@ -53,7 +53,8 @@ def core_doc(core):
                                 s.clocks, s.occurrences, s.instructions,
                                 core.clock_hz, core.clocks))
     doc = {"base": core.base, "base_hex": f"{core.base:#010x}",
-           "clock_hz": core.clock_hz, "num_sections": core.sections_count,
+           "clock_hz": core.clock_hz, "clock": core.clock,
+           "num_sections": core.sections_count,
            "reported_by_guest": core.reported,
            "virtual_ns": core.virtual_ns,
            "global": _counts({}, core.clocks, core.occurrences,

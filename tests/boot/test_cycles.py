@@ -5,6 +5,7 @@ cycles the plugin counts in a window of pcs, against the count the
 published tables give (docs/cycles.md quotes them), computed here from
 the table's entries, never from the model's output."""
 
+import json
 import math
 import re
 import subprocess
@@ -14,10 +15,12 @@ from pathlib import Path
 import boot
 import elf
 import plugin
+import readout
 from common import REPO
 
 PER_BOARD = True
 IMAGE = "tests/firmware/cycles.elf"
+CLOCK_IMAGE = "tests/firmware/cycles_clock.elf"
 
 # Cortex-M3 / Cortex-M4 TRM r2p1 / DDI 0439D, Table 3-1 and 3.3.2
 ALU = 1             # MOV, ADD, CMP, logical, IT, NOP, not-taken B<c>
@@ -249,11 +252,17 @@ def test_instructions_seen_are_the_executed_ones(ctx, board):
 
 
 def test_profile_cycles_prints_the_run_and_each_function(ctx, board):
-    """scripts/profile --cycles as a user runs it (the default example)."""
-    proc = subprocess.run(
-        [str(REPO / "scripts" / "profile"), "--board", board.name,
-         "--cycles"], stdin=subprocess.DEVNULL, capture_output=True,
-        text=True, timeout=300)
+    """scripts/profile --cycles as a user runs it (the default example):
+    the estimate, and the counter core counting it as its clock."""
+    with tempfile.TemporaryDirectory() as tmp:
+        doc_path = Path(tmp) / "run.json"
+        proc = subprocess.run(
+            [str(REPO / "scripts" / "profile"), "--board", board.name,
+             "--cycles", "--json", str(doc_path)],
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=300)
+        doc = json.loads(doc_path.read_text()) if doc_path.exists() \
+            else None
     if expected(board) is None:
         assert proc.returncode != 0
         assert "no cycle model for" in proc.stderr, proc.stderr
@@ -266,3 +275,82 @@ def test_profile_cycles_prints_the_run_and_each_function(ctx, board):
     rows = re.findall(r"^\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+main$",
                       proc.stdout, re.M)
     assert rows and 0 < int(rows[0][0]) < int(m.group(1)), proc.stdout
+    # The report is in estimated cycles, the instructions beside them
+    core = doc["cores"][0]
+    assert core["clock"] == "cycles" and core["reported_by_guest"], core
+    section = core["sections"][0]
+    assert 0 < section["instructions"] != section["clocks"], section
+    assert section["clocks"] <= core["global"]["clocks"] <= int(m.group(1))
+
+
+def clock_run(ctx, board):
+    """cycles_clock.elf booted once with clock=cycles and a window on
+    clock_loop and on each ADDS of clock_adds: (guest lines, windows,
+    the core's readout, the instruction size)."""
+    key = ("cycles_clock", board.name)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    image = ctx.firmware(board, CLOCK_IMAGE)
+    symbols = elf.read(image).symbols
+    size = 4 if board.arch == "riscv32" else 2
+    loop = (symbols["clock_loop_start"] & ~1, symbols["clock_loop_end"] & ~1)
+    adds_start = symbols["clock_adds_start"] & ~1
+    adds = [(adds_start + i * size, adds_start + (i + 1) * size)
+            for i in range(16)]
+    assert (symbols["clock_adds_end"] & ~1) == adds[-1][1]
+    with tempfile.TemporaryDirectory() as tmp:
+        found = readout.Readout(tmp)
+        args = plugin.qemu_args(ctx.qemu, board, Path(tmp) / "cycles.txt",
+                                plugin.NO_PROFILE, cycles=True,
+                                windows=[loop] + adds)
+        result = boot.boot(
+            ctx.qemu, board, image, capture=True, extra=args,
+            device_props=lambda base: found.device_props(base) +
+            ",clock=cycles")
+        assert result.exit_code == 0, result.output
+        profile = plugin.read(Path(tmp) / "cycles.txt")
+        cores = found.load(base for base, _ in board.counters)
+    windows = {"loop": profile.windows[loop],
+               "adds": [profile.windows[w] for w in adds]}
+    ctx.cache[key] = (result.output.splitlines(), windows, cores[0], size)
+    return ctx.cache[key]
+
+
+def test_a_section_counts_the_estimated_cycles_of_its_code(ctx, board):
+    """clock=cycles: section 1 around a 10-iteration loop counts exactly
+    the model's cycles of the same instructions (a window), which are
+    the table's, and its 22 instructions beside them."""
+    if expected(board) is None:
+        return
+    lines, windows, core, _ = clock_run(ctx, board)
+    assert core.clock == "cycles"
+    m = next(re.match(r"loop clocks=(\d+) instructions=(\d+)$", line)
+             for line in lines if line.startswith("loop "))
+    cycles, instructions = windows["loop"]
+    assert (int(m.group(1)), int(m.group(2))) == (cycles, instructions)
+    assert instructions == 22      # mov; 10 x (sub; branch); the END store
+    end_store = 1       # an immediate-offset store (M3/M4 STORE_IMM)
+    assert cycles == expected(board)["branch_loop"] + end_store
+
+
+def test_a_threshold_on_cycles_interrupts_at_the_instruction(ctx, board):
+    """clock=cycles: a threshold of K clocks on a section interrupts
+    right after the instruction whose estimated cycles reach K (from
+    the model's per-instruction windows), exactly once; dependent ALU
+    instructions cost 1 cycle each on the M3, M4 and E31."""
+    if expected(board) is None:
+        return
+    lines, windows, _, size = clock_run(ctx, board)
+    # each ADDS ran once per threshold: its cost in one run
+    assert all(n == 3 and c % n == 0 for c, n in windows["adds"]), windows
+    costs = [c // n for c, n in windows["adds"]]
+    if board.name != "mps2-an500":
+        assert costs == [ALU] * 16, costs
+    taken = {int(m.group(1)): (int(m.group(2)), int(m.group(3)))
+             for m in (re.match(r"threshold k=(\d+) taken=(\d+) "
+                                r"offset=(-?\d+)$", line) for line in lines)
+             if m}
+    assert sorted(taken) == [1, 5, 16], lines
+    for k, got in taken.items():
+        reached = next(j for j in range(1, 17) if sum(costs[:j]) >= k)
+        assert got == (1, reached * size), (k, got, costs)

@@ -23,7 +23,8 @@ PROFILE = REPO / "scripts" / "profile"
 READOUT = REPO / "scripts" / "readout"
 SCHEMA = REPO / "schemas" / "profile-report.schema.json"
 # docs/register-map.md, "report"
-MEMBERS = {"version", "qom-path", "base", "clock-frequency", "num-sections",
+MEMBERS = {"version", "qom-path", "base", "clock-frequency", "clock",
+           "num-sections",
            "icount", "enabled", "virtual-ns", "global", "sections"}
 COUNTS = ("clocks", "instructions", "occurrences")
 

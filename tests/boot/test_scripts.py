@@ -114,6 +114,15 @@ def test_bad_property_absurd_frequency(ctx, board):
             "perf-counter,clock-frequency=4000000000")
 
 
+def test_bad_property_unknown_clock(ctx, board):
+    refused(ctx, board, "clock", "perf-counter,clock=instructions")
+
+
+def test_bad_property_cycles_without_a_timing_model(ctx, board):
+    # headless() loads no plugin, so nothing estimates cycles
+    refused(ctx, board, "clock", "perf-counter,clock=cycles")
+
+
 def test_bad_property_unaligned_base(ctx, board):
     refused(ctx, board, "base", "perf-counter,base=0x40030004")
 

@@ -98,6 +98,8 @@ static QDict *perf_counter_report(PerfCounterState *s)
         qdict_put(report, "base", qnum_from_uint(s->base));
     }
     qdict_put(report, "clock-frequency", qnum_from_uint(s->freq_hz));
+    qdict_put_str(report, "clock", s->clock_event == PERFCTR_EVENT_CYCLES ?
+                  "cycles" : "time");
     qdict_put(report, "num-sections", qnum_from_uint(s->num_sections));
     qdict_put_bool(report, "icount", icount_enabled());
     qdict_put_int(report, "virtual-ns", now.ns);

@@ -21,7 +21,9 @@
  * rate.  Each counter keeps the virtual nanoseconds it has counted and
  * converts to ticks on read, so no rounding error accumulates.  Under
  * -icount shift=N with a clock period of 2^N ns, one tick is exactly
- * one retired guest instruction.
+ * one retired guest instruction.  With clock=cycles a tick is one
+ * estimated cycle of the perfctr plugin's timing model instead, read
+ * through the hook (the guest's other timers stay in virtual time).
  *
  * Above the original map, an extension block (version 2) identifies
  * the core and its configuration, latches every counter at one instant
@@ -127,8 +129,22 @@ static uint32_t perf_counter_hook_events(PerfCounterState *s)
     unsigned i;
 
     for (i = 0; i <= s->num_sections; i++) {
-        if (s->evsel[i] > PERFCTR_EVENT_INSTRUCTIONS) {
-            events |= BIT(s->evsel[i]);
+        uint32_t ctrl = s->ctrl[i];
+        unsigned e = s->evsel[i];
+
+        /*
+         * Cycles are counted whenever a timing model runs: wanting them
+         * asks for targets exact to the instruction, which costs more
+         */
+        if (e > PERFCTR_EVENT_INSTRUCTIONS &&
+            (e != PERFCTR_EVENT_CYCLES ||
+             (ctrl & (R_CTRL_THRESH_EN_MASK | R_CTRL_OVF_EN_MASK)))) {
+            events |= BIT(e);
+        }
+        if (FIELD_EX32(ctrl, CTRL, THRESH_EN) &&
+            FIELD_EX32(ctrl, CTRL, THRESH_ON_TIME) &&
+            s->clock_event != PERFCTR_EVENT_NONE) {
+            events |= BIT(s->clock_event);
         }
     }
     return events;
@@ -170,16 +186,29 @@ static uint64_t perf_counter_new_events(PerfCounterState *s, unsigned counter,
     return now.events[e] - s->sync_events[e];
 }
 
+/* The time (ns, or cycles) counter @counter has had since the sync */
+static uint64_t perf_counter_new_time(PerfCounterState *s, unsigned counter,
+                                      PerfCounterNow now)
+{
+    PerfctrEvent clock = s->clock_event;
+
+    if (!perf_counter_counting(s, counter)) {
+        return 0;
+    }
+    if (clock == PERFCTR_EVENT_NONE) {
+        return now.ns - s->sync_ns;
+    }
+    return now.events[clock] - s->sync_events[clock];
+}
+
 /* Bring every running counter up to @now; call before any state change */
 static void perf_counter_sync(PerfCounterState *s, PerfCounterNow now)
 {
     unsigned i;
 
     for (i = 0; i <= s->num_sections; i++) {
-        if (perf_counter_counting(s, i)) {
-            s->counted_ns[i] += now.ns - s->sync_ns;
-            s->counted_events[i] += perf_counter_new_events(s, i, now);
-        }
+        s->counted_time[i] += perf_counter_new_time(s, i, now);
+        s->counted_events[i] += perf_counter_new_events(s, i, now);
     }
     s->sync_ns = now.ns;
     s->sync_insns = now.insns;
@@ -189,12 +218,13 @@ static void perf_counter_sync(PerfCounterState *s, PerfCounterNow now)
 uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
                             PerfCounterNow now)
 {
-    uint64_t ns = s->counted_ns[counter];
+    uint64_t time = s->counted_time[counter] +
+                    perf_counter_new_time(s, counter, now);
 
-    if (perf_counter_counting(s, counter)) {
-        ns += now.ns - s->sync_ns;
+    if (s->clock_event != PERFCTR_EVENT_NONE) {
+        return time;
     }
-    return muldiv64(ns, s->freq_hz, NANOSECONDS_PER_SECOND);
+    return muldiv64(time, s->freq_hz, NANOSECONDS_PER_SECOND);
 }
 
 uint64_t perf_counter_event_count(PerfCounterState *s, unsigned counter,
@@ -262,15 +292,19 @@ static void perf_counter_update(PerfCounterState *s, PerfCounterNow now)
 
             if (value >= s->thresh[i]) {
                 s->flags[i] |= R_FLAGS_THRESH_MASK;
-            } else if (FIELD_EX32(ctrl, CTRL, THRESH_ON_TIME)) {
-                if (counting) {
-                    uint64_t ns = perf_counter_ns_for(s, s->thresh[i]) -
-                                  s->counted_ns[i];
-
-                    deadline = MIN(deadline, now.ns + MIN(ns, INT64_MAX / 2));
-                }
-            } else {
+            } else if (!FIELD_EX32(ctrl, CTRL, THRESH_ON_TIME)) {
                 left = s->thresh[i] - count;
+            } else if (counting && s->clock_event != PERFCTR_EVENT_NONE) {
+                PerfctrEvent clock = s->clock_event;
+
+                s->hook.target[clock] = MIN(s->hook.target[clock],
+                                            now.events[clock] +
+                                            s->thresh[i] - value);
+            } else if (counting) {
+                uint64_t ns = perf_counter_ns_for(s, s->thresh[i]) -
+                              s->counted_time[i];
+
+                deadline = MIN(deadline, now.ns + MIN(ns, INT64_MAX / 2));
             }
         }
         if (FIELD_EX32(ctrl, CTRL, OVF_EN)) {
@@ -335,7 +369,7 @@ static void perf_counter_clear(PerfCounterState *s)
 {
     s->enabled = false;
     s->section_running = 0;
-    memset(s->counted_ns, 0, sizeof(s->counted_ns));
+    memset(s->counted_time, 0, sizeof(s->counted_time));
     memset(s->counted_events, 0, sizeof(s->counted_events));
     memset(s->events, 0, sizeof(s->events));
     memset(s->snap_ticks, 0, sizeof(s->snap_ticks));
@@ -823,6 +857,21 @@ static void perf_counter_realize(DeviceState *dev, Error **errp)
                    PERF_COUNTER_MAX_TIMELINE, s->timeline_size);
         return;
     }
+    if (!s->clock || g_str_equal(s->clock, "time")) {
+        s->clock_event = PERFCTR_EVENT_NONE;
+    } else if (g_str_equal(s->clock, "cycles")) {
+        s->clock_event = PERFCTR_EVENT_CYCLES;
+        if (!(perfctr_hook_events() & BIT(PERFCTR_EVENT_CYCLES))) {
+            error_setg(errp, "perf-counter: property 'clock' is 'cycles' "
+                       "but no timing model estimates them: load the "
+                       "perfctr plugin with cycles=MODEL");
+            return;
+        }
+    } else {
+        error_setg(errp, "perf-counter: property 'clock' must be 'time' "
+                   "or 'cycles', not '%s'", s->clock);
+        return;
+    }
     if (s->cpu && !qemu_get_cpu(s->cpu)) {
         error_setg(errp, "perf-counter: property 'cpu' (%" PRIu32 "): this "
                    "machine has no such CPU", s->cpu);
@@ -903,7 +952,7 @@ static const VMStateDescription perf_counter_vmstate = {
     .fields = (const VMStateField[]) {
         VMSTATE_BOOL(enabled, PerfCounterState),
         VMSTATE_UINT64(section_running, PerfCounterState),
-        VMSTATE_UINT64_ARRAY(counted_ns, PerfCounterState,
+        VMSTATE_UINT64_ARRAY(counted_time, PerfCounterState,
                              PERF_COUNTER_MAX_COUNTERS),
         VMSTATE_UINT32_ARRAY(events, PerfCounterState,
                              PERF_COUNTER_MAX_COUNTERS),
@@ -938,6 +987,7 @@ static const Property perf_counter_properties[] = {
     DEFINE_PROP_STRING("report-file", PerfCounterState, report_file),
     DEFINE_PROP_UINT32("timeline-size", PerfCounterState, timeline_size, 0),
     DEFINE_PROP_UINT32("cpu", PerfCounterState, cpu, 0),
+    DEFINE_PROP_STRING("clock", PerfCounterState, clock),
 };
 
 static void perf_counter_class_init(ObjectClass *oc, void *data)

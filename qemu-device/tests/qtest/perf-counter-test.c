@@ -611,6 +611,7 @@ static void test_readout_report(const void *data)
     report = qom_get(qts, "report");
     assert_eq(qdict_get_int(report, "version"), 2);
     assert_eq(qdict_get_int(report, "clock-frequency"), 25000000);
+    g_assert(g_str_equal(qdict_get_str(report, "clock"), "time"));
     assert_eq(qdict_get_int(report, "num-sections"), 3);
     assert_eq(qdict_get_int(report, "base"), pc_base);
     assert_eq(qdict_get_bool(report, "icount"), false);

@@ -60,13 +60,20 @@ struct PerfCounterState {
     char *report_file;
     uint32_t timeline_size;
     uint32_t cpu;
+    char *clock;        /* "time" (NULL) or "cycles" */
+    /* What the counters' time counts: PERFCTR_EVENT_NONE, virtual time */
+    PerfctrEvent clock_event;
 
     /* Global enable (START/STOP) */
     bool enabled;
     /* Bit i set: section i has been begun and not ended */
     uint64_t section_running;
-    /* Virtual-clock ns each counter has counted up to sync_ns */
-    uint64_t counted_ns[PERF_COUNTER_MAX_COUNTERS];
+    /*
+     * Time each counter has counted up to the sync: virtual-clock ns up
+     * to sync_ns, or with clock=cycles estimated cycles up to
+     * sync_events[PERFCTR_EVENT_CYCLES]
+     */
+    uint64_t counted_time[PERF_COUNTER_MAX_COUNTERS];
     int64_t sync_ns;
     /*
      * Selected events (EVSEL) each counter has counted up to the sync:

@@ -1,0 +1,59 @@
+/*
+ * Estimated cycles as the counter's clock (tests/boot/test_cycles.py):
+ * section 1 of the core at r0 begins and ends around sequences whose
+ * cycles the plugin also counts in windows of pcs.
+ *
+ * clock_loop(base): a loop of 10 iterations, then END, between the
+ * labels clock_loop_start and clock_loop_end.  The section counts what
+ * comes after the BEGIN store up to the END store included (each
+ * instruction's cycles are added before it runs), which is exactly the
+ * window.
+ *
+ * clock_adds(base): BEGIN, then 16 dependent 16-bit ADDS from
+ * clock_adds_start, then END: a threshold on the section's time stops
+ * them after the instruction whose cycles reach it.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+    .syntax unified
+    .thumb
+    .text
+
+    .global clock_loop
+    .type clock_loop, %function
+    .thumb_func
+clock_loop:
+    movs r1, #1
+    isb
+    str r1, [r0, #0x14]         @ BEGIN section 1
+    .global clock_loop_start
+clock_loop_start:
+    movs r2, #10
+1:  subs r2, r2, #1
+    bne 1b
+    str r1, [r0, #0x10]         @ END section 1
+    .global clock_loop_end
+clock_loop_end:
+    isb
+    bx lr
+    .size clock_loop, . - clock_loop
+
+    .global clock_adds
+    .type clock_adds, %function
+    .thumb_func
+clock_adds:
+    movs r1, #1
+    movs r2, #0
+    isb
+    str r1, [r0, #0x14]         @ BEGIN section 1
+    .global clock_adds_start
+clock_adds_start:
+    .rept 16
+    adds r2, r2, #1
+    .endr
+    .global clock_adds_end
+clock_adds_end:
+    str r1, [r0, #0x10]         @ END section 1
+    isb
+    bx lr
+    .size clock_adds, . - clock_adds

@@ -1,0 +1,69 @@
+/*
+ * Estimated cycles as the counter's clock (clock=cycles; tests/boot/
+ * test_cycles.py), over ARCH/cycles_clock.S.
+ *
+ * Prints "loop clocks=C instructions=I" (section 1 around clock_loop),
+ * then for each threshold K "threshold k=K taken=T offset=O": the
+ * section's time armed to interrupt at K clocks over clock_adds, and
+ * the interrupted pc's distance from clock_adds_start.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "altera_avalon_performance_counter.h"
+#include "perfctr.h"
+#include "system.h"
+
+void clock_loop(void *base);
+void clock_adds(void *base);
+extern char clock_adds_start[];
+
+static volatile int taken;
+static volatile alt_u32 taken_pc;
+
+static void handler(alt_u32 base, alt_u32 pc, void *context)
+{
+    void *p = (void *)(uintptr_t)base;
+
+    (void)context;
+    if (perfctr_flags(p, 1) & PERFCTR_FLAG_THRESH) {
+        perfctr_threshold_disarm(p, 1);
+        perfctr_flags_ack(p, 1, PERFCTR_FLAG_THRESH);
+        taken_pc = pc;
+        taken++;
+    }
+}
+
+int main(void)
+{
+    void *p = (void *)PERFORMANCE_COUNTER_BASE;
+    static const int ks[] = { 1, 5, 16 };
+    unsigned i;
+
+    PERF_RESET(p);
+    PERF_START_MEASURING(p);
+    clock_loop(p);
+    PERF_STOP_MEASURING(p);
+    printf("loop clocks=%lu instructions=%lu\n",
+           (unsigned long)perf_get_section_time(p, 1),
+           (unsigned long)perfctr_event_count(p, 1));
+
+    if (perfctr_irq_attach(PERFORMANCE_COUNTER_BASE, handler, 0) != 0) {
+        printf("no interrupt line\n");
+        return 1;
+    }
+    for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+        PERF_RESET(p);
+        perfctr_threshold_arm(p, 1, ks[i], 1);
+        PERF_START_MEASURING(p);
+        taken = 0;
+        clock_adds(p);
+        PERF_STOP_MEASURING(p);
+        printf("threshold k=%d taken=%d offset=%ld\n", ks[i], taken,
+               (long)(taken_pc - (alt_u32)(uintptr_t)clock_adds_start));
+    }
+    perfctr_irq_detach(PERFORMANCE_COUNTER_BASE);
+    return 0;
+}

@@ -1,0 +1,56 @@
+/*
+ * Estimated cycles as the counter's clock (tests/boot/test_cycles.py):
+ * section 1 of the core at a0 begins and ends around sequences whose
+ * cycles the plugin also counts in windows of pcs.
+ *
+ * clock_loop(base): a loop of 10 iterations, then END, between the
+ * labels clock_loop_start and clock_loop_end.  The section counts what
+ * comes after the BEGIN store up to the END store included (each
+ * instruction's cycles are added before it runs), which is exactly the
+ * window.
+ *
+ * clock_adds(base): BEGIN, then 16 dependent 32-bit ADDIs from
+ * clock_adds_start, then END: a threshold on the section's time stops
+ * them after the instruction whose cycles reach it.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+    .option norvc
+    .text
+
+    .global clock_loop
+    .type clock_loop, @function
+clock_loop:
+    li a1, 1
+    fence.i
+    sw a1, 0x14(a0)             # BEGIN section 1
+    .global clock_loop_start
+clock_loop_start:
+    li a2, 10
+1:  addi a2, a2, -1
+    bnez a2, 1b
+    sw a1, 0x10(a0)             # END section 1
+    .global clock_loop_end
+clock_loop_end:
+    fence.i
+    ret
+    .size clock_loop, . - clock_loop
+
+    .global clock_adds
+    .type clock_adds, @function
+clock_adds:
+    li a1, 1
+    li a2, 0
+    fence.i
+    sw a1, 0x14(a0)             # BEGIN section 1
+    .global clock_adds_start
+clock_adds_start:
+    .rept 16
+    addi a2, a2, 1
+    .endr
+    .global clock_adds_end
+clock_adds_end:
+    sw a1, 0x10(a0)             # END section 1
+    fence.i
+    ret
+    .size clock_adds, . - clock_adds
