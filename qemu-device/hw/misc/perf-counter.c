@@ -122,32 +122,36 @@ REG32(SNAP_EVENTS_HI, 0xc)
 #define PERF_COUNTER_MAGIC 0x544e4350   /* "PCNT" */
 #define PERF_COUNTER_MAX_FREQ_HZ 1000000000u
 
-/* The events a counter selects that the hook counts (bit e) */
-static uint32_t perf_counter_hook_events(PerfCounterState *s)
+/*
+ * The hook's events the counters count (bit e), and those they may set
+ * targets on: the events of enabled thresholds and overflows.  Cycles
+ * are counted whenever a timing model runs, so they are wanted only
+ * for targets (which cost more).
+ */
+static void perf_counter_hook_events(PerfCounterState *s, uint32_t *want,
+                                     uint32_t *targeted)
 {
-    uint32_t events = 0;
     unsigned i;
 
+    *want = *targeted = 0;
     for (i = 0; i <= s->num_sections; i++) {
         uint32_t ctrl = s->ctrl[i];
         unsigned e = s->evsel[i];
+        bool on_time = FIELD_EX32(ctrl, CTRL, THRESH_ON_TIME);
 
-        /*
-         * Cycles are counted whenever a timing model runs: wanting them
-         * asks for targets exact to the instruction, which costs more
-         */
-        if (e > PERFCTR_EVENT_INSTRUCTIONS &&
-            (e != PERFCTR_EVENT_CYCLES ||
-             (ctrl & (R_CTRL_THRESH_EN_MASK | R_CTRL_OVF_EN_MASK)))) {
-            events |= BIT(e);
+        if (e > PERFCTR_EVENT_INSTRUCTIONS && e != PERFCTR_EVENT_CYCLES) {
+            *want |= BIT(e);
         }
-        if (FIELD_EX32(ctrl, CTRL, THRESH_EN) &&
-            FIELD_EX32(ctrl, CTRL, THRESH_ON_TIME) &&
+        if (e > PERFCTR_EVENT_INSTRUCTIONS &&
+            (FIELD_EX32(ctrl, CTRL, OVF_EN) ||
+             (FIELD_EX32(ctrl, CTRL, THRESH_EN) && !on_time))) {
+            *targeted |= BIT(e);
+        }
+        if (FIELD_EX32(ctrl, CTRL, THRESH_EN) && on_time &&
             s->clock_event != PERFCTR_EVENT_NONE) {
-            events |= BIT(s->clock_event);
+            *targeted |= BIT(s->clock_event);
         }
     }
-    return events;
 }
 
 PerfCounterNow perf_counter_now(PerfCounterState *s)
@@ -326,7 +330,7 @@ static void perf_counter_update(PerfCounterState *s, PerfCounterNow now)
     } else {
         timer_mod(s->timer, deadline);
     }
-    s->hook.want = perf_counter_hook_events(s);
+    perf_counter_hook_events(s, &s->hook.want, &s->hook.targeted);
     perfctr_hook_arm(&s->hook);
 }
 

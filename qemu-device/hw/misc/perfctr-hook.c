@@ -22,8 +22,8 @@
 
 static const PerfctrPluginOps *plugin;
 static PerfctrHookClient *clients;
-/* Events some client wants the plugin to count */
-static uint32_t wanted;
+/* Events some client wants the plugin to count, and to arm targets on */
+static uint32_t wanted, targeted;
 
 /* Per vCPU: exceptions taken, and the target of the exception count */
 typedef struct PerfctrHookVcpu {
@@ -106,61 +106,92 @@ void perfctr_hook_remove_client(PerfctrHookClient *client)
     }
     memset(client->target, 0xff, sizeof(client->target));
     client->want = 0;
+    client->targeted = 0;
     perfctr_hook_arm(client);
 }
 
-static void perfctr_hook_flush_code(CPUState *cpu, run_on_cpu_data data)
-{
-    tb_flush(cpu);
-}
+static void perfctr_hook_mark_reached(CPUState *cpu);
 
-void perfctr_hook_arm(PerfctrHookClient *client)
+/*
+ * Arm the vCPU's targets: each event's lowest over its clients.  With
+ * settle, a target the count has already passed (while the code that
+ * ran did not check it yet) calls the clients back at once.
+ */
+static void perfctr_hook_push_targets(unsigned vcpu_index, bool settle)
 {
     const PerfctrPluginOps *ops = qatomic_read(&plugin);
     uint64_t target[PERFCTR_EVENT_COUNT];
-    uint32_t want = 0;
     PerfctrHookClient *c;
+    CPUState *cpu;
     unsigned e;
 
     memset(target, 0xff, sizeof(target));
     for (c = clients; c; c = c->next) {
-        want |= c->want;
-        if (c->vcpu_index != client->vcpu_index) {
+        if (c->vcpu_index != vcpu_index) {
             continue;
         }
         for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
             target[e] = MIN(target[e], c->target[e]);
         }
     }
-    perfctr_hook_vcpu(client->vcpu_index)->exception_target =
+    perfctr_hook_vcpu(vcpu_index)->exception_target =
         target[PERFCTR_EVENT_EXCEPTIONS];
-    if (!ops) {
+    if (!ops || !ops->arm) {
         return;
     }
-    want &= ops->events;
-    if (want & ~wanted) {
+    for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
+        if (!(ops->events & targeted & BIT(e))) {
+            continue;
+        }
+        ops->arm(vcpu_index, e, target[e]);
+        cpu = qemu_get_cpu(vcpu_index);
+        if (settle && target[e] != PERFCTR_NEVER && ops->read && cpu &&
+            ops->read(vcpu_index, e) >= target[e]) {
+            perfctr_hook_mark_reached(cpu);
+        }
+    }
+}
+
+/* Retranslate for newly wanted events, then arm their targets afresh */
+static void perfctr_hook_flush_code(CPUState *cpu, run_on_cpu_data data)
+{
+    PerfctrHookClient *c;
+
+    tb_flush(cpu);
+    for (c = clients; c; c = c->next) {
+        perfctr_hook_push_targets(c->vcpu_index, true);
+    }
+}
+
+void perfctr_hook_arm(PerfctrHookClient *client)
+{
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+    uint32_t want = 0, targets = 0;
+    PerfctrHookClient *c;
+
+    for (c = clients; c; c = c->next) {
+        want |= c->want | c->targeted;
+        targets |= c->targeted;
+    }
+    if (ops && ((want & ops->events & ~wanted) ||
+                (targets & ops->events & ~targeted))) {
         CPUState *cpu = first_cpu;
 
         /*
          * Code translated so far counts only the events wanted then:
          * retranslate it, once the block running now has finished.
          */
-        wanted |= want;
+        wanted |= want & ops->events;
+        targeted |= targets & ops->events;
         if (ops->want) {
-            ops->want(wanted);
+            ops->want(wanted, targeted);
         }
         if (cpu) {
             async_safe_run_on_cpu(cpu, perfctr_hook_flush_code,
                                   RUN_ON_CPU_NULL);
         }
     }
-    if (ops->arm) {
-        for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
-            if (ops->events & BIT(e)) {
-                ops->arm(client->vcpu_index, e, target[e]);
-            }
-        }
-    }
+    perfctr_hook_push_targets(client->vcpu_index, false);
 }
 
 /* Call back the clients of a vCPU whose target was reached */

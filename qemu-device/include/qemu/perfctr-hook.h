@@ -49,11 +49,15 @@ typedef struct PerfctrPluginOps {
     uint32_t events;
     /* The count of event so far on the vCPU */
     uint64_t (*read)(unsigned vcpu_index, PerfctrEvent event);
-    /* Count these events from now on (bit e for event e) */
-    void (*want)(uint32_t events);
+    /*
+     * Count these events from now on (bit e for event e), and be ready
+     * for targets on those of targeted (a subset): only they cost the
+     * countdowns and checks that targets need
+     */
+    void (*want)(uint32_t events, uint32_t targeted);
     /*
      * Call perfctr_hook_reached() when the vCPU's count of event
-     * reaches target (PERFCTR_NEVER: disarm)
+     * reaches target (PERFCTR_NEVER: disarm); event is one of targeted
      */
     void (*arm)(unsigned vcpu_index, PerfctrEvent event, uint64_t target);
     /*
@@ -85,7 +89,9 @@ struct PerfctrHookClient {
     void (*reached)(PerfctrHookClient *client);
     /* Set by the client, then perfctr_hook_arm(); PERFCTR_NEVER: none */
     uint64_t target[PERFCTR_EVENT_COUNT];
+    /* Events to count, and those the client may set targets on */
     uint32_t want;
+    uint32_t targeted;
     PerfctrHookClient *next;
 };
 
@@ -99,7 +105,12 @@ uint32_t perfctr_hook_events(void);
 bool perfctr_hook_read_event(unsigned vcpu_index, PerfctrEvent event,
                              uint64_t *count);
 
-/* Count client->want from now on and arm client->target */
+/*
+ * Count client->want from now on and arm client->target.  An event
+ * newly in client->targeted is retranslated once the running block
+ * ends; its targets are exact from then on (one reached before is
+ * signalled there).
+ */
 void perfctr_hook_arm(PerfctrHookClient *client);
 
 /* Called by QEMU's execution loop (accel/tcg/cpu-exec.c) */

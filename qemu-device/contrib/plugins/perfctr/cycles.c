@@ -673,7 +673,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     Insn *last;
     bool guarded;
     /* A device's target on cycles: each instruction adds its own */
-    bool targets = events_wanted(PERFCTR_EVENT_CYCLES);
+    bool targets = events_targeted(PERFCTR_EVENT_CYCLES);
 
     if (!n) {
         return;

@@ -12,13 +12,16 @@
  *
  * An instruction counts whether or not its condition passed (Thumb IT
  * blocks, Arm conditional execution), as the architectures' "executed"
- * events do.  A branch is counted as taken when it runs; if the next
- * block then starts where it falls through (or QEMU says execution
- * resumes there, after an exception or between two blocks), it was not
- * taken and the count is taken back.  So a branch to the next
+ * events do.  Taken branches: a branch ends its block, and is counted
+ * as a static predictor guesses (a conditional forward one not taken,
+ * any other taken); it stores the pc of the way not guessed, and if
+ * the next block starts there (or QEMU says execution resumes there,
+ * after an exception or between two blocks) a callback corrects the
+ * count, so only guesses that miss cost a call.  A branch to the next
  * instruction counts as not taken.
  *
- * Targets: each count has a countdown beside it, which a device arms
+ * Targets: each count a device may set targets on (QEMU says which:
+ * the others cost one inline add) has a countdown beside it, which it arms
  * and each counted event decrements inline (estimated cycles, cycles.c,
  * by the instruction's cost).  Armed, it holds the events left before
  * the target minus one, so the target is reached when it goes below 0:
@@ -58,13 +61,17 @@
 typedef struct VcpuEvents {
     uint64_t count[PERFCTR_EVENT_COUNT];
     uint64_t countdown[PERFCTR_EVENT_COUNT];
-    /* Where the branch that ended the last block falls through; 0 none */
-    uint64_t fallthrough;
+    /*
+     * The way the branch that ended the last block was not guessed to
+     * go (0: none), and what going there adds to the taken count
+     */
+    uint64_t miss;
+    uint64_t miss_delta;
 } VcpuEvents;
 
 static Isa isa;
 static struct qemu_plugin_scoreboard *board;
-static uint32_t wanted;
+static uint32_t wanted, targeted;
 static PerfctrPluginOps ops;
 
 static qemu_plugin_u64 entry(size_t offset)
@@ -75,7 +82,8 @@ static qemu_plugin_u64 entry(size_t offset)
 #define COUNT(e) entry(offsetof(VcpuEvents, count) + (e) * sizeof(uint64_t))
 #define COUNTDOWN(e) entry(offsetof(VcpuEvents, countdown) + \
                            (e) * sizeof(uint64_t))
-#define FALLTHROUGH entry(offsetof(VcpuEvents, fallthrough))
+#define MISS entry(offsetof(VcpuEvents, miss))
+#define MISS_DELTA entry(offsetof(VcpuEvents, miss_delta))
 
 /* Counts of a vCPU; before it starts (devices reset earlier), none */
 static VcpuEvents *vcpu_events(unsigned vcpu_index)
@@ -97,9 +105,10 @@ static uint64_t read_event(unsigned vcpu_index, PerfctrEvent event)
     return vcpu_events(vcpu_index)->count[event];
 }
 
-static void want(uint32_t events)
+static void want(uint32_t events, uint32_t targets)
 {
     __atomic_store_n(&wanted, events & ops.events, __ATOMIC_RELAXED);
+    __atomic_store_n(&targeted, targets & ops.events, __ATOMIC_RELAXED);
 }
 
 static void arm(unsigned vcpu_index, PerfctrEvent event, uint64_t target)
@@ -111,11 +120,11 @@ static void arm(unsigned vcpu_index, PerfctrEvent event, uint64_t target)
                           target - count - 1 : COUNTDOWN_NEVER;
 }
 
-/* The branch that ended the last block fell through to pc: not taken */
-static void not_taken(VcpuEvents *v)
+/* The branch that ended the last block went the way not guessed */
+static void missed(VcpuEvents *v)
 {
-    v->count[PERFCTR_EVENT_TAKEN_BRANCHES]--;
-    v->countdown[PERFCTR_EVENT_TAKEN_BRANCHES]++;
+    v->count[PERFCTR_EVENT_TAKEN_BRANCHES] += v->miss_delta;
+    v->countdown[PERFCTR_EVENT_TAKEN_BRANCHES] -= v->miss_delta;
 }
 
 static void left_code(unsigned vcpu_index, uint64_t pc)
@@ -124,10 +133,10 @@ static void left_code(unsigned vcpu_index, uint64_t pc)
 
     cycles_left_code(vcpu_index, pc);
 
-    if (v->fallthrough && v->fallthrough == pc) {
-        not_taken(v);
+    if (v->miss && v->miss == pc) {
+        missed(v);
     }
-    v->fallthrough = 0;
+    v->miss = 0;
 }
 
 void events_init(Isa guest_isa, bool with_cycles)
@@ -141,7 +150,7 @@ void events_init(Isa guest_isa, bool with_cycles)
         .left_code = left_code,
     };
     if (with_cycles) {
-        /* Counted by cycles.c, which asks events_wanted() and checks */
+        /* Counted by cycles.c, which asks events_targeted() and checks */
         ops.events |= BIT_EVENT(PERFCTR_EVENT_CYCLES);
     }
     board = qemu_plugin_scoreboard_new(sizeof(VcpuEvents));
@@ -153,9 +162,9 @@ void events_init(Isa guest_isa, bool with_cycles)
     }
 }
 
-static void block_entered_at_fallthrough(unsigned vcpu_index, void *udata)
+static void block_entered_at_miss(unsigned vcpu_index, void *udata)
 {
-    not_taken(vcpu_events(vcpu_index));
+    missed(vcpu_events(vcpu_index));
 }
 
 /* Before an instruction: the one before it reached a target */
@@ -184,9 +193,9 @@ static void check(struct qemu_plugin_insn *insn, PerfctrEvent event,
         COUNTDOWN(event), COUNTDOWN_REACHED, (void *)(uintptr_t)event);
 }
 
-bool events_wanted(PerfctrEvent event)
+bool events_targeted(PerfctrEvent event)
 {
-    return __atomic_load_n(&wanted, __ATOMIC_RELAXED) & BIT_EVENT(event);
+    return __atomic_load_n(&targeted, __ATOMIC_RELAXED) & BIT_EVENT(event);
 }
 
 qemu_plugin_u64 events_countdown(PerfctrEvent event)
@@ -245,10 +254,35 @@ static void check_all(struct qemu_plugin_insn *insn, uint32_t events,
     }
 }
 
+/* A branch (it ends its block): count it as guessed, store the miss */
+static void count_taken(struct qemu_plugin_insn *insn, const InsnClass *c,
+                        uint64_t pc, bool with_countdown)
+{
+    uint64_t fall = pc + qemu_plugin_insn_size(insn);
+    bool guess_taken = !(c->conditional && c->direct && c->target > pc);
+
+    if (c->direct && c->target == fall) {
+        return;             /* either way to the next one: not taken */
+    }
+    if (guess_taken) {
+        add(insn, COUNT(PERFCTR_EVENT_TAKEN_BRANCHES), 1);
+        if (with_countdown) {
+            add(insn, COUNTDOWN(PERFCTR_EVENT_TAKEN_BRANCHES), -1);
+        }
+    }
+    qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+        insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS,
+        guess_taken ? fall : c->target);
+    qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+        insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS_DELTA,
+        guess_taken ? -1 : 1);
+}
+
 void events_instrument(struct qemu_plugin_tb *tb)
 {
     uint32_t want = __atomic_load_n(&wanted, __ATOMIC_RELAXED) &
                     PLUGIN_EVENTS;
+    uint32_t targets = __atomic_load_n(&targeted, __ATOMIC_RELAXED) & want;
     size_t i, n = qemu_plugin_tb_n_insns(tb);
     uint32_t before = 0;
 
@@ -268,26 +302,30 @@ void events_instrument(struct qemu_plugin_tb *tb)
         events = events_of(&c) & want;
         if (i == 0 && (want & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES))) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
-                insn, block_entered_at_fallthrough, QEMU_PLUGIN_CB_NO_REGS,
-                QEMU_PLUGIN_COND_EQ, FALLTHROUGH, pc, NULL);
+                insn, block_entered_at_miss, QEMU_PLUGIN_CB_NO_REGS,
+                QEMU_PLUGIN_COND_EQ, MISS, pc, NULL);
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-                insn, QEMU_PLUGIN_INLINE_STORE_U64, FALLTHROUGH, 0);
-            check(insn, PERFCTR_EVENT_TAKEN_BRANCHES, reached_before);
+                insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS, 0);
+            if (targets & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES)) {
+                check(insn, PERFCTR_EVENT_TAKEN_BRANCHES, reached_before);
+            }
         }
-        check_all(insn, before, reached_before);
+        check_all(insn, before & targets, reached_before);
         for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
-            if (events & BIT_EVENT(e)) {
-                add(insn, COUNT(e), 1);
+            if (e == PERFCTR_EVENT_TAKEN_BRANCHES || !(events & BIT_EVENT(e))) {
+                continue;
+            }
+            add(insn, COUNT(e), 1);
+            if (targets & BIT_EVENT(e)) {
                 add(insn, COUNTDOWN(e), -1);
             }
         }
         if (events & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES)) {
-            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-                insn, QEMU_PLUGIN_INLINE_STORE_U64, FALLTHROUGH,
-                pc + qemu_plugin_insn_size(insn));
+            count_taken(insn, &c, pc,
+                        targets & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES));
         }
         if (i == n - 1) {
-            check_all(insn, events, reached_at_end);
+            check_all(insn, events & targets, reached_at_end);
         }
         before = events;
     }

@@ -16,8 +16,8 @@ void events_init(Isa isa, bool with_cycles);
 void events_instrument(struct qemu_plugin_tb *tb);
 
 /* For cycles.c, which counts PERFCTR_EVENT_CYCLES */
-/* A device arms targets on event: count it exactly, instruction by one */
-bool events_wanted(PerfctrEvent event);
+/* A device may arm targets on event: count it instruction by instruction */
+bool events_targeted(PerfctrEvent event);
 /* The countdown to event's target; each counted event takes 1 off */
 qemu_plugin_u64 events_countdown(PerfctrEvent event);
 /*

@@ -26,6 +26,7 @@ static void set(InsnClass *out, InsnKind kind)
 {
     out->kind = kind;
     out->direct = false;
+    out->conditional = false;
     out->target = 0;
 }
 
@@ -33,7 +34,15 @@ static void set_direct(InsnClass *out, InsnKind kind, uint64_t target)
 {
     out->kind = kind;
     out->direct = true;
+    out->conditional = false;
     out->target = target;
+}
+
+/* A conditional branch: it falls through when its condition fails */
+static void set_conditional(InsnClass *out, uint64_t target)
+{
+    set_direct(out, INSN_BRANCH, target);
+    out->conditional = true;
 }
 
 /* A load of pc from the stack pops a return address; any other is a jump */
@@ -59,14 +68,15 @@ static void thumb16(uint16_t hw, uint64_t pc, InsnClass *out)
     } else if ((hw & 0xff00) == 0xbe00 || (hw & 0xff00) == 0xdf00) {
         set(out, INSN_TRAP);                        /* BKPT, SVC */
     } else if ((hw & 0xf000) == 0xd000 && (hw & 0x0e00) != 0x0e00) {
-        set_direct(out, INSN_BRANCH,                /* B<c> */
-                   pc + 4 + sign_extend((hw & 0xff) << 1, 9));
+        set_conditional(out,                        /* B<c> */
+                        pc + 4 + sign_extend((hw & 0xff) << 1, 9));
     } else if ((hw & 0xf800) == 0xe000) {           /* B */
         set_direct(out, INSN_BRANCH,
                    pc + 4 + sign_extend((hw & 0x7ff) << 1, 12));
     } else if ((hw & 0xf500) == 0xb100) {           /* CBZ, CBNZ */
-        set_direct(out, INSN_BRANCH,
-                   pc + 4 + (((hw >> 9) & 1) << 6) + (((hw >> 3) & 0x1f) << 1));
+        set_conditional(out,
+                        pc + 4 + (((hw >> 9) & 1) << 6) +
+                        (((hw >> 3) & 0x1f) << 1));
     } else {
         set(out, INSN_OTHER);
     }
@@ -107,9 +117,9 @@ static void thumb32(uint16_t hw1, uint16_t hw2, uint64_t pc, InsnClass *out)
             unsigned s = (hw1 >> 10) & 1;
             unsigned j1 = (hw2 >> 13) & 1, j2 = (hw2 >> 11) & 1;
 
-            set_direct(out, INSN_BRANCH, pc + 4 + sign_extend(
-                           s << 20 | j2 << 19 | j1 << 18 |
-                           (hw1 & 0x3f) << 12 | (hw2 & 0x7ff) << 1, 21));
+            set_conditional(out, pc + 4 + sign_extend(
+                                s << 20 | j2 << 19 | j1 << 18 |
+                                (hw1 & 0x3f) << 12 | (hw2 & 0x7ff) << 1, 21));
         } else if (hw1 == 0xf3de && (hw2 & 0xff00) == 0x8f00) {
             set(out, INSN_EXCEPTION_RETURN);        /* SUBS pc, lr, #imm */
         } else {
@@ -173,6 +183,8 @@ static void a32(uint32_t w, uint64_t pc, InsnClass *out)
     } else {
         set(out, INSN_OTHER);
     }
+    /* Any Arm instruction but the unconditional ones may not execute */
+    out->conditional = cond < 0xe && out->kind != INSN_OTHER;
 }
 
 /* x1 (ra) and x5 (t0) are the link registers (the ISA's RAS hints) */
@@ -210,9 +222,9 @@ static void rv32(uint32_t w, uint64_t pc, InsnClass *out)
         rv_jalr(rd, rs1, out);
         return;
     case 0x63:                                      /* BEQ ... BGEU */
-        set_direct(out, INSN_BRANCH, pc + sign_extend(
-                       ((w >> 31) & 1) << 12 | ((w >> 25) & 0x3f) << 5 |
-                       ((w >> 8) & 0xf) << 1 | ((w >> 7) & 1) << 11, 13));
+        set_conditional(out, pc + sign_extend(
+                            ((w >> 31) & 1) << 12 | ((w >> 25) & 0x3f) << 5 |
+                            ((w >> 8) & 0xf) << 1 | ((w >> 7) & 1) << 11, 13));
         return;
     case 0x73:
         if (w == 0x00000073 || w == 0x00100073) {   /* ECALL, EBREAK */
@@ -245,10 +257,10 @@ static void rvc(uint16_t hw, uint64_t pc, InsnClass *out)
         return;
     case 1 << 3 | 6:                                /* C.BEQZ */
     case 1 << 3 | 7:                                /* C.BNEZ */
-        set_direct(out, INSN_BRANCH, pc + sign_extend(
-                       ((hw >> 12) & 1) << 8 | ((hw >> 10) & 3) << 3 |
-                       ((hw >> 5) & 3) << 6 | ((hw >> 3) & 3) << 1 |
-                       ((hw >> 2) & 1) << 5, 9));
+        set_conditional(out, pc + sign_extend(
+                            ((hw >> 12) & 1) << 8 | ((hw >> 10) & 3) << 3 |
+                            ((hw >> 5) & 3) << 6 | ((hw >> 3) & 3) << 1 |
+                            ((hw >> 2) & 1) << 5, 9));
         return;
     case 2 << 3 | 4:
         if (rs2 != 0 || rs1 == 0) {
