@@ -89,10 +89,10 @@ pmu_not_taken:
  * the perf-counter core's global counter too (START, MCR, loop, STOP,
  * MCR: no branch between the two starts or the two stops, so both see
  * the same branches).  A round: BL (a call, returned from by BX LR),
- * BLX register (a call, returned from by POP {pc}), a BEQ that fails its
- * condition and the BNE that loops.  9n + 2 instructions; 6n branches;
- * 2n calls; 2n returns; 5n - 1 changes of the PC (all but the BEQs and
- * the last BNE).
+ * BLX register (a call, returned from by POP {pc}), BXJ (BX without
+ * Jazelle) over a NOP, a BEQ that fails its condition and the BNE that
+ * loops.  11n + 2 instructions; 7n branches; 2n calls; 2n returns;
+ * 6n - 1 changes of the PC (all but the BEQs and the last BNE).
  */
     .global pmu_flow
     .type pmu_flow, %function
@@ -104,7 +104,10 @@ pmu_flow:
     mcr p15, 0, r0, c15, c12, 0
 1:  bl pmu_leaf
     blx r5
-    cmp r1, #0
+    adr r3, 3f
+    bxj r3
+    nop
+3:  cmp r1, #0
     beq 2f                      /* never taken: r1 >= 1 here */
     subs r1, r1, #1
     bne 1b
