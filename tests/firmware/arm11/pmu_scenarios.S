@@ -121,7 +121,7 @@ pmu_leaf_pop:
     pop {r4, pc}
 
 /*
- * pmu_svc(pmnc r0, n r1): n supervisor calls under a vector table whose
+ * pmu_svc(pmnc r0, n r1): n supervisor calls under pmu_vectors, whose
  * SVC entry returns at once with MOVS pc, lr.  4n + 2 instructions; 2n
  * branches (MOVS, BNE); n returns (the exception returns); 2n - 1
  * changes of the PC (the SVCs, exceptions, are not); no calls.
@@ -133,7 +133,7 @@ pmu_svc:
     mrs r4, cpsr
     cpsid i
     mrc p15, 0, r5, c12, c0, 0  /* the program's VBAR */
-    ldr r6, =svc_vectors
+    ldr r6, =pmu_vectors
     mcr p15, 0, r6, c12, c0, 0
     mcr p15, 0, r0, c15, c12, 0
 1:  svc #0
@@ -145,17 +145,6 @@ pmu_svc:
     msr cpsr_c, r4
     pop {r4, r5, r6, pc}
     .size pmu_svc, . - pmu_svc
-
-    .align 5
-svc_vectors:
-    b .                         /* reset */
-    b .                         /* undefined instruction */
-    movs pc, lr                 /* supervisor call: straight back */
-    b .                         /* prefetch abort */
-    b .                         /* data abort */
-    b .
-    b .                         /* IRQ (masked) */
-    b .                         /* FIQ (masked) */
 
 /*
  * Chains of 16 steps, each with one event, for overflow interrupts
@@ -294,8 +283,8 @@ pmu_spin:
     .size pmu_spin, . - pmu_spin
 
 /*
- * pmu_irq_call(fn r0, arg r1): fn(arg) with IRQs unmasked under a vector
- * table whose IRQ entry is pmu_irq_entry, then mask them again.
+ * pmu_irq_call(fn r0, arg r1): fn(arg) with IRQs unmasked under
+ * pmu_vectors, whose IRQ entry is pmu_irq_entry, then mask them again.
  */
     .global pmu_irq_call
     .type pmu_irq_call, %function
@@ -304,7 +293,7 @@ pmu_irq_call:
     mov r6, r0
     mrs r4, cpsr
     mrc p15, 0, r5, c12, c0, 0  /* the program's VBAR */
-    ldr r2, =irq_vectors
+    ldr r2, =pmu_vectors
     mcr p15, 0, r2, c12, c0, 0
     mov r0, r1
     cpsie i
@@ -316,10 +305,10 @@ pmu_irq_call:
     .size pmu_irq_call, . - pmu_irq_call
 
     .align 5
-irq_vectors:
+pmu_vectors:
     b .                         /* reset */
     b .                         /* undefined instruction */
-    b .                         /* supervisor call */
+    movs pc, lr                 /* supervisor call: straight back */
     b .                         /* prefetch abort */
     b .                         /* data abort */
     b .
