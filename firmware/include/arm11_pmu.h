@@ -41,10 +41,15 @@
 #define ARM11_PMU_PMNC_EVTCOUNT1(e) \
     ((alt_u32)(e) << ARM11_PMU_PMNC_EVTCOUNT1_SHIFT)
 
-/* Events (TRM Table 3-137) that QEMU counts exactly */
+/*
+ * Events (TRM Table 3-137) that QEMU counts exactly; the branch events
+ * with the perfctr plugin loaded (scripts/profile always loads it)
+ */
 #define ARM11_PMU_EVT_BRANCH 0x05           /* branch instruction executed */
 #define ARM11_PMU_EVT_INSTRUCTION 0x07      /* instruction executed */
+#define ARM11_PMU_EVT_PC_CHANGE 0x0d        /* software changed the PC */
 #define ARM11_PMU_EVT_CALL 0x23             /* procedure call executed */
+#define ARM11_PMU_EVT_RETURN 0x24           /* procedure return executed */
 #define ARM11_PMU_EVT_CYCLE 0xff            /* one each cycle */
 /* Some that read 0 under QEMU (docs/arm11-pmu.md lists them all) */
 #define ARM11_PMU_EVT_ICACHE_MISS 0x00

@@ -46,8 +46,12 @@ def _meson_build(board, builddir, interrupted):
         shutil.rmtree(builddir)
     if not (builddir / "build.ninja").exists():
         say(f"configuring firmware build for {board.name} in {builddir}")
-        run(["meson", "setup", str(builddir), "--cross-file",
-             str(board.cross_file)], cwd=REPO,
+        # Run in the build directory: Meson's CMake module runs "cmake
+        # --system-information", which works in the current directory,
+        # where another board's setup would race it
+        builddir.mkdir(parents=True, exist_ok=True)
+        run(["meson", "setup", str(builddir), str(REPO), "--cross-file",
+             str(board.cross_file)], cwd=builddir,
             log=BUILD / f"{board.name}-setup.log")
         cross_stamp.write_text(cross)
     run(["meson", "compile", "-C", str(builddir)], cwd=REPO,

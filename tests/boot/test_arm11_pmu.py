@@ -18,7 +18,27 @@ E, P, C, D = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 ECR0, ECR1, ECC = 1 << 4, 1 << 5, 1 << 6
 CR0, CR1, CCR = 1 << 8, 1 << 9, 1 << 10
 X = 1 << 11
-EVT_BRANCH, EVT_INSTRUCTION, EVT_CALL, EVT_CYCLE = 0x05, 0x07, 0x23, 0xff
+EVT_BRANCH, EVT_INSTRUCTION, EVT_CYCLE = 0x05, 0x07, 0xff
+EVT_PC_CHANGE, EVT_CALL, EVT_RETURN = 0x0d, 0x23, 0x24
+BRANCH_EVENTS = [EVT_BRANCH, EVT_PC_CHANGE, EVT_CALL, EVT_RETURN]
+
+
+def flow_counts(n):
+    """pmu_flow's n rounds of BL, BX LR, BLX, POP {pc}, BXJ, a BEQ
+    failing its condition and the BNE that loops (arm11/pmu_scenarios.S)."""
+    return {EVT_BRANCH: 7 * n, EVT_PC_CHANGE: 6 * n - 1, EVT_CALL: 2 * n,
+            EVT_RETURN: 2 * n}
+
+
+def svc_counts(n):
+    """pmu_svc's n rounds of SVC, MOVS pc, lr (its handler), SUBS, BNE:
+    the exception is no change of the PC, its return is one."""
+    return {EVT_BRANCH: 2 * n, EVT_PC_CHANGE: 2 * n - 1, EVT_CALL: 0,
+            EVT_RETURN: n}
+
+
+# Bytes per step of the chains the overflow interrupt tests run
+CHAIN_STEP = {EVT_BRANCH: 8, EVT_PC_CHANGE: 8, EVT_CALL: 8, EVT_RETURN: 12}
 
 
 def events(evt0, evt1):
@@ -87,6 +107,45 @@ def test_branches_failing_their_condition_count(ctx, board):
     r = rec(ctx, "not_taken")
     n = r["n"]
     assert_counts(r, ccnt=4 * n + 2, pmn0=4 * n + 2, pmn1=2 * n)
+
+
+def records_per_event(ctx, name):
+    found = pmu(ctx).get(name, [])
+    assert sorted(r["event"] for r in found) == BRANCH_EVENTS, found
+    return found
+
+
+def test_branch_events_count_every_kind_of_branch(ctx, board):
+    for r in records_per_event(ctx, "flow"):
+        n = r["n"]
+        assert_counts(r, event=r["event"], pmn0=flow_counts(n)[r["event"]],
+                      pmn1=11 * n + 2)
+
+
+def test_branch_events_agree_with_the_counter_cores_events(ctx, board):
+    # The core's branches, taken branches, calls and returns over the
+    # same interval
+    for r in records_per_event(ctx, "flow"):
+        assert_counts(r, event=r["event"],
+                      core=flow_counts(r["n"])[r["event"]])
+
+
+def test_exceptions_are_no_change_of_the_pc_their_returns_are(ctx, board):
+    for r in records_per_event(ctx, "svc"):
+        n = r["n"]
+        assert_counts(r, event=r["event"], pmn0=svc_counts(n)[r["event"]],
+                      pmn1=4 * n + 2)
+
+
+def test_branch_event_overflow_interrupts_at_the_next_instruction(ctx,
+                                                                  board):
+    seen = pmu(ctx).get("exact_overflow", [])
+    assert [(r["event"], r["k"]) for r in seen] == [
+        (e, k) for e in BRANCH_EVENTS for k in (1, 5, 16)], seen
+    for r in seen:
+        # Taken once, with the pc of the instruction after the k-th event
+        assert_counts(r, event=r["event"], k=r["k"], taken=1,
+                      offset=r["k"] * CHAIN_STEP[r["event"]])
 
 
 def test_events_qemu_cannot_know_read_zero(ctx, board):

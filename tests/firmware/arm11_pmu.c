@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "altera_avalon_performance_counter.h"
 #include "arm11_pmu.h"
+#include "perfctr.h"
 #include "io.h"
 #include "raspi.h"
 #include "system.h"
@@ -24,9 +25,29 @@ void pmu_loop_then(alt_u32 pmnc, alt_u32 n, alt_u32 stop);
 void pmu_calls(alt_u32 pmnc, alt_u32 n);
 void pmu_not_taken(alt_u32 pmnc, alt_u32 n);
 void pmu_with_core(alt_u32 pmnc, alt_u32 n, void *core);
+void pmu_flow(alt_u32 pmnc, alt_u32 n, void *core);
+void pmu_svc(alt_u32 pmnc, alt_u32 n);
+void pmu_chain_branches(alt_u32 pmnc);
+void pmu_chain_calls(alt_u32 pmnc);
+void pmu_chain_returns(alt_u32 pmnc);
+extern char pmu_chain_branches_steps[], pmu_chain_calls_steps[],
+    pmu_chain_returns_steps[];
 alt_u32 pmu_user_read_ccnt(int *undefined);
-void pmu_irq_run(alt_u32 n);
-extern volatile alt_u32 pmu_irq_count, pmu_irq_ccnt;
+void pmu_spin(alt_u32 n);
+void pmu_irq_call(void (*fn)(alt_u32), alt_u32 arg);
+extern volatile alt_u32 pmu_irq_count, pmu_irq_ccnt, pmu_irq_pc;
+
+/* The branch events and the perf-counter core's events they are */
+static const struct {
+    alt_u32 event;
+    enum perfctr_event core;
+} branch_events[] = {
+    { ARM11_PMU_EVT_BRANCH, PERFCTR_EVENT_BRANCHES },
+    { ARM11_PMU_EVT_PC_CHANGE, PERFCTR_EVENT_TAKEN_BRANCHES },
+    { ARM11_PMU_EVT_CALL, PERFCTR_EVENT_CALLS },
+    { ARM11_PMU_EVT_RETURN, PERFCTR_EVENT_RETURNS },
+};
+#define N_BRANCH_EVENTS (sizeof(branch_events) / sizeof(branch_events[0]))
 
 static void print_counters(const char *name, alt_u32 n)
 {
@@ -223,7 +244,7 @@ static void test_interrupt_taken(void)
     arm11_pmu_pmnc_write(0);
     arm11_pmu_ccnt_write(0xffffffffu - 99);
     arm11_pmu_pmnc_write(E | ARM11_PMU_PMNC_ECC);
-    pmu_irq_run(1000);
+    pmu_irq_call(pmu_spin, 1000);
     pmnc = arm11_pmu_pmnc_read();
     arm11_pmu_pmnc_write(0);
     IOWR_32DIRECT(BCM2835_IC_BASE, BCM2835_IC_DISABLE_BASIC,
@@ -233,6 +254,82 @@ static void test_interrupt_taken(void)
            (unsigned long)pmu_irq_ccnt,
            (unsigned long)(pmnc & ARM11_PMU_PMNC_OVERFLOWS),
            (unsigned long)pmu_irq_pending());
+}
+
+/*
+ * Each branch event over every kind of branch (arm11/pmu_scenarios.S),
+ * in PMN0, with the perf-counter core counting the same event over the
+ * same interval, and PMN1 counting instructions
+ */
+static void test_branch_events(void)
+{
+    void *core = (void *)PERFORMANCE_COUNTER_BASE;
+    unsigned i;
+
+    for (i = 0; i < N_BRANCH_EVENTS; i++) {
+        PERF_RESET(core);
+        perfctr_event_select(core, 0, branch_events[i].core);
+        pmu_flow(E | RESET_ALL | EVENTS(branch_events[i].event,
+                                        ARM11_PMU_EVT_INSTRUCTION),
+                 40, core);
+        printf("flow event=%lu n=40 pmn0=%lu pmn1=%lu core=%lu\n",
+               (unsigned long)branch_events[i].event,
+               (unsigned long)arm11_pmu_pmn0_read(),
+               (unsigned long)arm11_pmu_pmn1_read(),
+               (unsigned long)perfctr_event_count(core, 0));
+        pmu_svc(E | RESET_ALL | EVENTS(branch_events[i].event,
+                                       ARM11_PMU_EVT_INSTRUCTION), 30);
+        printf("svc event=%lu n=30 pmn0=%lu pmn1=%lu\n",
+               (unsigned long)branch_events[i].event,
+               (unsigned long)arm11_pmu_pmn0_read(),
+               (unsigned long)arm11_pmu_pmn1_read());
+    }
+    PERF_RESET(core);
+}
+
+/*
+ * The overflow interrupt of a count register counting a branch event,
+ * preset k events short of the wrap: taken right after the k-th event,
+ * at the next instruction's pc, in a chain of 16 steps with one event
+ * each (arm11/pmu_scenarios.S)
+ */
+static void test_exact_overflow(void)
+{
+    static const int ks[] = { 1, 5, 16 };
+    static const struct {
+        alt_u32 event;
+        void (*run)(alt_u32 pmnc);
+        const char *steps;
+    } chains[] = {
+        { ARM11_PMU_EVT_BRANCH, pmu_chain_branches, pmu_chain_branches_steps },
+        { ARM11_PMU_EVT_PC_CHANGE, pmu_chain_branches,
+          pmu_chain_branches_steps },
+        { ARM11_PMU_EVT_CALL, pmu_chain_calls, pmu_chain_calls_steps },
+        { ARM11_PMU_EVT_RETURN, pmu_chain_returns, pmu_chain_returns_steps },
+    };
+    unsigned c, i;
+
+    IOWR_32DIRECT(BCM2835_IC_BASE, BCM2835_IC_ENABLE_BASIC,
+                  1u << BCM2835_IRQ_BASIC_PMU);
+    for (c = 0; c < sizeof(chains) / sizeof(chains[0]); c++) {
+        for (i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+            arm11_pmu_pmnc_write(E | ARM11_PMU_PMNC_OVERFLOWS);
+            arm11_pmu_pmnc_write(0);
+            arm11_pmu_pmn0_write(0u - ks[i]);
+            pmu_irq_count = 0;
+            pmu_irq_pc = 0;
+            pmu_irq_call(chains[c].run, E | ARM11_PMU_PMNC_ECR0 |
+                         ARM11_PMU_PMNC_EVTCOUNT0(chains[c].event));
+            printf("exact_overflow event=%lu k=%d taken=%lu offset=%ld\n",
+                   (unsigned long)chains[c].event, ks[i],
+                   (unsigned long)pmu_irq_count,
+                   (long)(pmu_irq_pc - (alt_u32)(uintptr_t)chains[c].steps));
+        }
+    }
+    arm11_pmu_pmnc_write(E | ARM11_PMU_PMNC_OVERFLOWS);
+    arm11_pmu_pmnc_write(0);
+    IOWR_32DIRECT(BCM2835_IC_BASE, BCM2835_IC_DISABLE_BASIC,
+                  1u << BCM2835_IRQ_BASIC_PMU);
 }
 
 /* User mode: an undefined instruction with V = 0, the count with V = 1 */
@@ -279,6 +376,8 @@ int main(void)
     test_interrupt();
     test_interrupt_timing();
     test_interrupt_taken();
+    test_branch_events();
+    test_exact_overflow();
     test_user_access();
     test_agrees_with_core();
     printf("arm11_pmu done\n");

@@ -85,6 +85,127 @@ pmu_not_taken:
     .size pmu_not_taken, . - pmu_not_taken
 
 /*
+ * pmu_flow(pmnc r0, n r1, core base r2): every kind of branch, timed by
+ * the perf-counter core's global counter too (START, MCR, loop, STOP,
+ * MCR: no branch between the two starts or the two stops, so both see
+ * the same branches).  A round: BL (a call, returned from by BX LR),
+ * BLX register (a call, returned from by POP {pc}), BXJ (BX without
+ * Jazelle) over a NOP, a BEQ that fails its condition and the BNE that
+ * loops.  11n + 2 instructions; 7n branches; 2n calls; 2n returns;
+ * 6n - 1 changes of the PC (all but the BEQs and the last BNE).
+ */
+    .global pmu_flow
+    .type pmu_flow, %function
+pmu_flow:
+    push {r4, r5, r6, lr}
+    ldr r5, =pmu_leaf_pop
+    mov r6, #0
+    str r6, [r2, #START]
+    mcr p15, 0, r0, c15, c12, 0
+1:  bl pmu_leaf
+    blx r5
+    adr r3, 3f
+    bxj r3
+    nop
+3:  cmp r1, #0
+    beq 2f                      /* never taken: r1 >= 1 here */
+    subs r1, r1, #1
+    bne 1b
+2:  str r6, [r2, #STOP_OR_RESET]
+    mcr p15, 0, r6, c15, c12, 0
+    pop {r4, r5, r6, pc}
+    .size pmu_flow, . - pmu_flow
+
+pmu_leaf_pop:
+    push {r4, lr}
+    pop {r4, pc}
+
+/*
+ * pmu_svc(pmnc r0, n r1): n supervisor calls under pmu_vectors, whose
+ * SVC entry returns at once with MOVS pc, lr.  4n + 2 instructions; 2n
+ * branches (MOVS, BNE); n returns (the exception returns); 2n - 1
+ * changes of the PC (the SVCs, exceptions, are not); no calls.
+ */
+    .global pmu_svc
+    .type pmu_svc, %function
+pmu_svc:
+    push {r4, r5, r6, lr}       /* lr: SVC mode's, which the SVCs reuse */
+    mrs r4, cpsr
+    cpsid i
+    mrc p15, 0, r5, c12, c0, 0  /* the program's VBAR */
+    ldr r6, =pmu_vectors
+    mcr p15, 0, r6, c12, c0, 0
+    mcr p15, 0, r0, c15, c12, 0
+1:  svc #0
+    subs r1, r1, #1
+    bne 1b
+    mov r2, #0
+    mcr p15, 0, r2, c15, c12, 0
+    mcr p15, 0, r5, c12, c0, 0
+    msr cpsr_c, r4
+    pop {r4, r5, r6, pc}
+    .size pmu_svc, . - pmu_svc
+
+/*
+ * Chains of 16 steps, each with one event, for overflow interrupts
+ * armed k events before the wrap: started by writing r0 to PMNC, the
+ * interrupt comes right after the k-th step, at <name>_steps + k * the
+ * step's size.  A B or BL that skips a NOP (8 bytes: a branch, a change
+ * of the PC; or a call), or BX LR to the step's end (12 bytes: a
+ * return).
+ */
+    .global pmu_chain_branches
+    .type pmu_chain_branches, %function
+pmu_chain_branches:
+    mcr p15, 0, r0, c15, c12, 0
+    .global pmu_chain_branches_steps
+pmu_chain_branches_steps:
+    .rept 16
+    b 1f
+    nop
+1:
+    .endr
+    mov r2, #0
+    mcr p15, 0, r2, c15, c12, 0
+    bx lr
+    .size pmu_chain_branches, . - pmu_chain_branches
+
+    .global pmu_chain_calls
+    .type pmu_chain_calls, %function
+pmu_chain_calls:
+    push {r4, lr}
+    mcr p15, 0, r0, c15, c12, 0
+    .global pmu_chain_calls_steps
+pmu_chain_calls_steps:
+    .rept 16
+    bl 1f
+    nop
+1:
+    .endr
+    mov r2, #0
+    mcr p15, 0, r2, c15, c12, 0
+    pop {r4, pc}
+    .size pmu_chain_calls, . - pmu_chain_calls
+
+    .global pmu_chain_returns
+    .type pmu_chain_returns, %function
+pmu_chain_returns:
+    push {r4, lr}
+    mcr p15, 0, r0, c15, c12, 0
+    .global pmu_chain_returns_steps
+pmu_chain_returns_steps:
+    .rept 16
+    adr lr, 1f
+    bx lr
+    nop
+1:
+    .endr
+    mov r2, #0
+    mcr p15, 0, r2, c15, c12, 0
+    pop {r4, pc}
+    .size pmu_chain_returns, . - pmu_chain_returns
+
+/*
  * pmu_with_core(pmnc r0, n r1, core base r2): the same interval timed
  * by the perf-counter core and the PMU.  The core counts from after its
  * START store to its STOP store, the PMU from after its starting MCR to
@@ -151,31 +272,43 @@ user_svc:
     b user_back
 
 /*
- * pmu_irq_run(n r0): loop n times with IRQs unmasked under a vector
- * table whose IRQ entry is pmu_irq_entry, then mask them again.
+ * pmu_spin(n r0): loop n times
  */
-    .global pmu_irq_run
-    .type pmu_irq_run, %function
-pmu_irq_run:
-    push {r4, r5, lr}
-    mrs r4, cpsr
-    mrc p15, 0, r5, c12, c0, 0  /* the program's VBAR */
-    ldr r1, =irq_vectors
-    mcr p15, 0, r1, c12, c0, 0
-    cpsie i
+    .global pmu_spin
+    .type pmu_spin, %function
+pmu_spin:
 1:  subs r0, r0, #1
     bne 1b
+    bx lr
+    .size pmu_spin, . - pmu_spin
+
+/*
+ * pmu_irq_call(fn r0, arg r1): fn(arg) with IRQs unmasked under
+ * pmu_vectors, whose IRQ entry is pmu_irq_entry, then mask them again.
+ */
+    .global pmu_irq_call
+    .type pmu_irq_call, %function
+pmu_irq_call:
+    push {r4, r5, r6, lr}
+    mov r6, r0
+    mrs r4, cpsr
+    mrc p15, 0, r5, c12, c0, 0  /* the program's VBAR */
+    ldr r2, =pmu_vectors
+    mcr p15, 0, r2, c12, c0, 0
+    mov r0, r1
+    cpsie i
+    blx r6
     cpsid i
     mcr p15, 0, r5, c12, c0, 0
     msr cpsr_c, r4
-    pop {r4, r5, pc}
-    .size pmu_irq_run, . - pmu_irq_run
+    pop {r4, r5, r6, pc}
+    .size pmu_irq_call, . - pmu_irq_call
 
     .align 5
-irq_vectors:
+pmu_vectors:
     b .                         /* reset */
     b .                         /* undefined instruction */
-    b .                         /* supervisor call */
+    movs pc, lr                 /* supervisor call: straight back */
     b .                         /* prefetch abort */
     b .                         /* data abort */
     b .
@@ -185,15 +318,19 @@ irq_vectors:
 /*
  * The overflow interrupt's handler, as Linux's ARMv6 driver does it:
  * read PMNC and write it back, which (E being set) clears the flags
- * that were set and so drops nPMUIRQ.  Notes CCNT on entry and counts
- * itself in pmu_irq_count / pmu_irq_ccnt.  IRQ mode's banked sp points
- * at a save area: picolibc gives IRQ mode no stack.
+ * that were set and so drops nPMUIRQ.  Notes CCNT on entry (with its
+ * third instruction) and the interrupted pc, and counts itself, in
+ * pmu_irq_ccnt, pmu_irq_pc and pmu_irq_count.  IRQ mode's banked sp
+ * points at a save area: picolibc gives IRQ mode no stack.
  */
 pmu_irq_entry:
     ldr sp, =irq_save
     stmia sp, {r0-r2}
     mrc p15, 0, r0, c15, c12, 1
     ldr r1, =pmu_irq_ccnt
+    str r0, [r1]
+    sub r0, lr, #4
+    ldr r1, =pmu_irq_pc
     str r0, [r1]
     mrc p15, 0, r0, c15, c12, 0
     mcr p15, 0, r0, c15, c12, 0
@@ -213,4 +350,7 @@ pmu_irq_count:
     .space 4
     .global pmu_irq_ccnt
 pmu_irq_ccnt:
+    .space 4
+    .global pmu_irq_pc
+pmu_irq_pc:
     .space 4

@@ -160,6 +160,8 @@ static void a32(uint32_t w, uint64_t pc, InsnClass *out)
         set_direct(out, INSN_BRANCH, pc + 8 + offset);
     } else if ((w & 0x0ffffff0) == 0x012fff10) {    /* BX Rm */
         set(out, (w & 0xf) == ARM_LR ? INSN_RETURN : INSN_BRANCH);
+    } else if ((w & 0x0ffffff0) == 0x012fff20) {    /* BXJ Rm: BX, no Jazelle */
+        set(out, INSN_BRANCH);
     } else if ((w & 0x0ffffff0) == 0x012fff30) {    /* BLX Rm */
         set(out, INSN_CALL);
     } else if ((w & 0x0f000000) == 0x0f000000 ||
