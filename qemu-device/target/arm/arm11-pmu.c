@@ -280,6 +280,7 @@ static void arm11_pmu_arm_hook(ARMCPU *cpu)
 
     memset(hook->target, 0xff, sizeof(hook->target));
     hook->want = 0;
+    hook->targeted = 0;
     for (i = 0; i < 2; i++) {
         PerfctrEvent e = arm11_pmu_hook_event(event[i]);
 
@@ -287,6 +288,10 @@ static void arm11_pmu_arm_hook(ARMCPU *cpu)
             continue;
         }
         hook->want |= BIT(e);
+        if (interrupt[i]) {
+            /* Ready for targets as soon as the interrupt is enabled */
+            hook->targeted |= BIT(e);
+        }
         if (FIELD_EX32(pmnc, PMNC, E) && interrupt[i]) {
             hook->target[e] = MIN(hook->target[e],
                                   env->arm11_pmu.events_at_sync[e] +
