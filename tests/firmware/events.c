@@ -16,28 +16,16 @@
 #include "altera_avalon_performance_counter.h"
 #include "perfctr.h"
 #include "system.h"
+#include "events.h"
 
 #define LOOPS 100
 
-void events_loop(void *base, int n, alt_u32 *buffer);
-void events_run(void *base, alt_u32 *buffer);
-extern char events_run_loads[];
-
 static alt_u32 buffer[3];
-static volatile int taken;
-static volatile alt_u32 taken_pc;
 
 static void handler(alt_u32 base, alt_u32 pc, void *context)
 {
-    void *p = (void *)(uintptr_t)base;
-
     (void)context;
-    if (perfctr_flags(p, 1) & PERFCTR_FLAG_THRESH) {
-        perfctr_threshold_disarm(p, 1);
-        perfctr_flags_ack(p, 1, PERFCTR_FLAG_THRESH);
-        taken_pc = pc;
-        taken++;
-    }
+    events_take_threshold((void *)(uintptr_t)base, pc);
 }
 
 int main(void)
@@ -73,11 +61,11 @@ int main(void)
             PERF_RESET(p);
             perfctr_event_select(p, 1, thresholds[t]);
             perfctr_threshold_arm(p, 1, ks[i], 0);
-            taken = 0;
+            events_taken = 0;
             events_run(p, buffer);
             printf("threshold event=%u k=%d taken=%d offset=%ld\n",
-                   thresholds[t], ks[i], taken,
-                   (long)(taken_pc - (alt_u32)(uintptr_t)events_run_loads));
+                   thresholds[t], ks[i], events_taken,
+                   events_taken_offset());
         }
     }
 

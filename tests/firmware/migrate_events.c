@@ -21,6 +21,7 @@
 #include "system.h"
 #include "altera_avalon_performance_counter.h"
 #include "perfctr.h"
+#include "events.h"
 
 #define LOOPS 100
 #define THRESHOLD_K 5
@@ -29,26 +30,16 @@
 
 #define PERF ((void *)PERFORMANCE_COUNTER_BASE)
 
-void events_loop(void *base, int n, alt_u32 *buffer);
-void events_run(void *base, alt_u32 *buffer);
-extern char events_run_loads[];
-
 static alt_u32 buffer[3];
 static volatile alt_u32 source, sink;
-static volatile int taken, overflows;
-static volatile alt_u32 taken_pc;
+static volatile int overflows;
 
 static void handler(alt_u32 base, alt_u32 pc, void *context)
 {
     void *p = (void *)(uintptr_t)base;
 
     (void)context;
-    if (perfctr_flags(p, 1) & PERFCTR_FLAG_THRESH) {
-        perfctr_threshold_disarm(p, 1);
-        perfctr_flags_ack(p, 1, PERFCTR_FLAG_THRESH);
-        taken_pc = pc;
-        taken++;
-    }
+    events_take_threshold(p, pc);
     if (perfctr_flags(p, 2) & PERFCTR_FLAG_OVF) {
         perfctr_flags_ack(p, 2, PERFCTR_FLAG_OVF);
         overflows++;
@@ -99,8 +90,8 @@ int main(void)
            "instructions2=%llu loads3=%llu\n",
            (unsigned long)loads_before,
            (unsigned long)(status & PERFCTR_STATUS_IRQ ? 1 : 0),
-           (unsigned long)flags1, (unsigned long)flags2, overflows, taken,
-           (long)(taken_pc - (alt_u32)(uintptr_t)events_run_loads),
+           (unsigned long)flags1, (unsigned long)flags2, overflows,
+           events_taken, events_taken_offset(),
            (unsigned long long)perfctr_event_count(PERF, 1),
            (unsigned long long)perfctr_event_count(PERF, 2),
            (unsigned long long)perfctr_event_count(PERF, 3));
