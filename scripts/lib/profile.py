@@ -23,7 +23,7 @@ import qmp
 import readout
 from common import BUILD, ArgumentParser, main_guard, say
 
-EXAMPLES = ["checksum", "two_cores"]
+EXAMPLES = ["checksum", "two_cores", "event_sampling", "counter_extension"]
 SOURCE_SUFFIXES = {".c", ".S", ".s"}
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20}
 
@@ -100,8 +100,11 @@ def parse_args(argv):
                    "--list-boards")
     p.add_argument("--example", choices=EXAMPLES, default=EXAMPLES[0],
                    help="bundled example to run when no FILE is given: "
-                   "checksum (the AN 391 tutorial) or two_cores (two "
-                   "counter cores on one board); default: %(default)s")
+                   "checksum (the AN 391 tutorial), two_cores (two "
+                   "counter cores on one board), event_sampling (a "
+                   "histogram of the pcs interrupted every 100 calls) or "
+                   "counter_extension (a 32-bit count extended by its "
+                   "overflow interrupt); default: %(default)s")
     p.add_argument("--list-boards", action="store_true",
                    help="list the boards with their CPU and counter clock, "
                    "then exit")

@@ -4,6 +4,7 @@
 import re
 
 import boot
+from common import REPO
 
 # A program (C) that counts in section 2 until QEMU is stopped
 HANGS_IN_A_SECTION = """\
@@ -49,6 +50,20 @@ def core_irqs(board):
         assert irq in d, f"{board.system_h} defines {name} but not {irq}"
         irqs[base] = d[irq]
     return irqs
+
+
+def c_defines(relpath):
+    """The numeric #defines of a C source of the repository, so that a
+    test derives its expectations from the program's own constants."""
+    text = (REPO / relpath).read_text()
+    return {m[1]: int(m[2], 0) for m in
+            re.finditer(r"^#define (\w+) (\d+|0x[0-9a-fA-F]+)$", text, re.M)}
+
+
+def load_size(board):
+    """Bytes of each load in events_run (tests/firmware/*/events.S;
+    Thumb: 16-bit LDR)."""
+    return 2 if board.arch == "arm" and board.isa == "thumb" else 4
 
 
 def expect_exit(result, code=0):

@@ -6,6 +6,8 @@ test saves the running VM to a file with QMP's migrate, mid-way, then
 restores it in a new QEMU with -incoming: the counts the guest prints
 at the end must be byte for byte those of an uninterrupted run.  On
 raspi1ap they include the ARM1176 performance monitor's counts.
+tests/firmware/migrate_events.c does the same with the events state:
+event counts, an armed threshold, a pending overflow flag.
 """
 
 import json
@@ -16,10 +18,13 @@ import time
 from pathlib import Path
 
 import boot
-from bootlib import expect_exit, run_image
+from bootlib import (assert_counts, c_defines, expect_exit, load_size,
+                     parse_records, run_image)
 
 PER_BOARD = True
 IMAGE = "tests/firmware/migrate.elf"
+EVENTS_IMAGE = "tests/firmware/migrate_events.elf"
+PERFCTR_FLAG_OVF = 2
 
 
 class Qmp:
@@ -52,10 +57,13 @@ class Qmp:
             return reply["return"]
 
 
-def test_migration_keeps_counts_exact(ctx, board):
-    reference = run_image(ctx, board, IMAGE)
+def saved_and_restored(ctx, board, image_path, marker):
+    """(uninterrupted output, output saved mid-run and restored): the
+    guest prints "started", then spins long enough to be saved in QEMU
+    and restored in another, then prints lines with marker."""
+    reference = run_image(ctx, board, image_path)
     expect_exit(reference)
-    image = ctx.firmware(board, IMAGE)
+    image = ctx.firmware(board, image_path)
     with tempfile.TemporaryDirectory() as tmp:
         sock, sock2 = Path(tmp) / "qmp.sock", Path(tmp) / "qmp2.sock"
         state = Path(tmp) / "vm.state"
@@ -66,7 +74,7 @@ def test_migration_keeps_counts_exact(ctx, board):
             stderr=subprocess.PIPE, text=True)
         try:
             qmp = Qmp(sock)
-            # Let the guest get well into its sections
+            # Let the guest get well into its spin
             assert first.stdout.readline() == "started\n"
             time.sleep(0.3)
             qmp.execute("stop")
@@ -82,7 +90,7 @@ def test_migration_keeps_counts_exact(ctx, board):
             first.wait(timeout=10)
         finally:
             first.kill()
-        assert "counter0" not in before, (
+        assert marker not in before, (
             "the guest finished before it could be saved:\n" + before)
         # The VM was saved stopped, so it is restored stopped: resume it
         second = subprocess.Popen(
@@ -99,8 +107,33 @@ def test_migration_keeps_counts_exact(ctx, board):
         finally:
             second.kill()
     assert second.returncode == 0, errors
+    return reference.output, before + after
+
+
+def test_migration_keeps_counts_exact(ctx, board):
+    reference, restored = saved_and_restored(ctx, board, IMAGE, "counter0")
     if board.name == "raspi1ap":
-        assert "arm11_pmu ccnt=" in reference.output, reference.output
-    assert before + after == reference.output, (
-        f"uninterrupted:\n{reference.output}\n"
-        f"saved and restored:\n{before}{after}")
+        assert "arm11_pmu ccnt=" in reference, reference
+    assert restored == reference, (
+        f"uninterrupted:\n{reference}\nsaved and restored:\n{restored}")
+
+
+def test_migration_keeps_events_thresholds_and_flags(ctx, board):
+    """Saved with section 1's loads counted and its threshold armed,
+    section 2's overflow flag pending (the line high, not yet enabled),
+    sections 2 and 3 counting instructions and loads: the flags are
+    kept, the threshold interrupts at the same load, and every count is
+    the uninterrupted run's."""
+    d = c_defines("tests/firmware/migrate_events.c")
+    reference, restored = saved_and_restored(ctx, board, EVENTS_IMAGE,
+                                             "migrate_events")
+    assert restored == reference, (
+        f"uninterrupted:\n{reference}\nsaved and restored:\n{restored}")
+    rec = parse_records(restored)["migrate_events"][0]
+    assert_counts(rec, loads_before=2 * d["LOOPS"], status_irq=1, flags1=0,
+                  flags2=PERFCTR_FLAG_OVF, overflows=1, taken=1,
+                  offset=d["THRESHOLD_K"] * load_size(board))
+    # Preset short of the wrap before the spin: the high word is 1
+    assert rec["instructions2"] >> 32 == 1, restored
+    # Loads counted across the save: the loop's at least
+    assert rec["loads3"] >= d["SPIN_LOADS"], restored

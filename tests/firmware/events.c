@@ -1,15 +1,14 @@
 /*
- * Selectable events, thresholds and overflow interrupts on every board
+ * Selectable events and thresholds on every board
  * (tests/boot/test_events.py), over hand-written assembly (events.S)
  * whose loads, stores, branches, calls and returns are known exactly.
  *
  * Prints "available mask=M", then per event "event id=E count=C" over
  * events_loop(LOOPS), then "threshold event=E k=K taken=T offset=O" (the
  * interrupted pc's distance from events_run_loads, when a threshold of
- * K loads or instructions is armed over events_run), then "overflow
- * wraps=W high=H low=L extended_high=X exceptions=N" (AVR32's software extension of
- * a 32-bit count, across WRAPS wraps, with the interrupts taken counted
- * by section 1 as exceptions).
+ * K loads or instructions is armed over events_run).  AVR32's software
+ * extension of a count through the overflow interrupt is the example
+ * firmware/examples/counter_extension.c (tests/boot/test_examples.py).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -17,41 +16,16 @@
 #include "altera_avalon_performance_counter.h"
 #include "perfctr.h"
 #include "system.h"
+#include "events.h"
 
 #define LOOPS 100
-#define WRAPS 5
-#define BEFORE_WRAP 1000
-
-void events_loop(void *base, int n, alt_u32 *buffer);
-void events_run(void *base, alt_u32 *buffer);
-extern char events_run_loads[];
 
 static alt_u32 buffer[3];
-static volatile int taken;
-static volatile alt_u32 taken_pc;
-static volatile alt_u32 extended_high;
 
 static void handler(alt_u32 base, alt_u32 pc, void *context)
 {
-    void *p = (void *)(uintptr_t)base;
-
-    if (perfctr_flags(p, 1) & PERFCTR_FLAG_THRESH) {
-        perfctr_threshold_disarm(p, 1);
-        perfctr_flags_ack(p, 1, PERFCTR_FLAG_THRESH);
-        taken_pc = pc;
-        taken++;
-    }
-    if (perfctr_flags(p, 0) & PERFCTR_FLAG_OVF) {
-        perfctr_flags_ack(p, 0, PERFCTR_FLAG_OVF);
-        extended_high++;
-    }
-}
-
-/* n iterations of a loop, for instructions to count */
-__attribute__((noinline)) static void spin(volatile int n)
-{
-    while (n-- > 0) {
-    }
+    (void)context;
+    events_take_threshold((void *)(uintptr_t)base, pc);
 }
 
 int main(void)
@@ -87,33 +61,14 @@ int main(void)
             PERF_RESET(p);
             perfctr_event_select(p, 1, thresholds[t]);
             perfctr_threshold_arm(p, 1, ks[i], 0);
-            taken = 0;
+            events_taken = 0;
             events_run(p, buffer);
             printf("threshold event=%u k=%d taken=%d offset=%ld\n",
-                   thresholds[t], ks[i], taken,
-                   (long)(taken_pc - (alt_u32)(uintptr_t)events_run_loads));
+                   thresholds[t], ks[i], events_taken,
+                   events_taken_offset());
         }
     }
 
-    /* AVR32: an overflow interrupt extends the 32-bit count in software */
-    PERF_RESET(p);
-    perfctr_overflow_enable(p, 0, 1);
-    perfctr_event_select(p, 1, PERFCTR_EVENT_EXCEPTIONS);
-    PERF_START_MEASURING(p);
-    PERF_BEGIN(p, 1);
-    for (i = 0; i < WRAPS; i++) {
-        /* Near the wrap, as software presets for an interrupt per K */
-        IOWR(p, PERFCTR_REG_EVCNT(0), 0xffffffffu - BEFORE_WRAP);
-        spin(BEFORE_WRAP);
-    }
-    PERF_END(p, 1);
-    PERF_STOP_MEASURING(p);
-    count = perfctr_event_count(p, 0);
-    printf("overflow wraps=%u high=%lu low=%lu extended_high=%lu "
-           "exceptions=%lu\n", WRAPS,
-           (unsigned long)(count >> 32), (unsigned long)(alt_u32)count,
-           (unsigned long)extended_high,
-           (unsigned long)perfctr_event_count(p, 1));
     perfctr_irq_detach(PERFORMANCE_COUNTER_BASE);
     return 0;
 }

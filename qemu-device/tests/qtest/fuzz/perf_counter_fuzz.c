@@ -1,7 +1,10 @@
 /*
  * Fuzzing target for the performance counter core: random sequences of
- * accesses of every size to two cores, and of virtual-time steps, with
- * the core's invariants checked after every step.
+ * accesses of every size to two cores, of writes aimed at the command
+ * words and version 2's registers (event selects, controls, thresholds,
+ * flags, event counts, PENDING), and of virtual-time steps, with the
+ * core's invariants checked after every step, the interrupt lines
+ * included.
  *
  * generic-fuzz cannot drive this device: its "step to the next timer"
  * operation aborts when no timer is pending, and the core needs none.
@@ -10,6 +13,7 @@
  */
 
 #include "qemu/osdep.h"
+#include "qemu/bitops.h"
 #include "qemu/module.h"
 #include "tests/qtest/libqtest.h"
 #include "fuzz.h"
@@ -17,15 +21,34 @@
 /* Where mps2-an385 puts the two cores of the command line below */
 #define PC_BASE 0x40030000
 #define PC_MMIO_SIZE 0x1000
+#define PC_EVSEL(i) (0x400 + 16 * (i))
+#define PC_CTRL(i) (0x404 + 16 * (i))
+#define PC_CTRL_THRESH_EN 0x1
+#define PC_CTRL_THRESH_ON_TIME 0x4
+#define PC_THRESH(i) (0x408 + 16 * (i))
+#define PC_STATUS 0x810
+#define PC_STATUS_IRQ 0x4
 #define PC_SNAPSHOT 0x81c
+#define PC_PENDING 0x820
+#define PC_FLAGS(i) (0x900 + 4 * (i))
+#define PC_FLAGS_THRESH 0x1
+#define PC_FLAGS_MASK 0x3
 #define PC_SNAP_TIME(i) (0xa00 + 16 * (i))
+#define PC_EVCNT(i) (0xe00 + 8 * (i))
+#define PC_NUM_EVENTS 10
+/* ... and the NVIC lines it wires them to */
+#define PC_FIRST_IRQ 28
 
-static const uint32_t counters[] = { 8, 64 };   /* num-sections + 1 */
+#define NUM_CORES 2
+#define MAX_COUNTERS 64
+static const uint32_t counters[NUM_CORES] = { 8, 64 };  /* num-sections + 1 */
 
 enum {
     OP_READB, OP_READW, OP_READL, OP_READQ,
     OP_WRITEB, OP_WRITEW, OP_WRITEL, OP_WRITEQ,
     OP_COMMAND, OP_CLOCK_STEP,
+    /* Version 2's registers, which random offsets rarely hit */
+    OP_EVSEL, OP_CTRL, OP_THRESH, OP_FLAGS, OP_EVCNT, OP_PENDING,
     OP_COUNT
 };
 
@@ -36,6 +59,12 @@ typedef struct QEMU_PACKED Action {
     uint32_t value;
 } Action;
 
+/* What the last check read, to tell that nothing went backward */
+typedef struct Seen {
+    uint64_t time[MAX_COUNTERS];
+    uint64_t events[MAX_COUNTERS];
+} Seen;
+
 static uint64_t read_pair(QTestState *s, uint64_t addr)
 {
     uint64_t lo = qtest_readl(s, addr);
@@ -43,40 +72,123 @@ static uint64_t read_pair(QTestState *s, uint64_t addr)
     return (uint64_t)qtest_readl(s, addr + 4) << 32 | lo;
 }
 
+/* Whether [addr, addr + size) overlaps [start, end) of core's window */
+static bool touches(uint64_t addr, unsigned size, int core, uint64_t start,
+                    uint64_t end)
+{
+    uint64_t base = PC_BASE + core * PC_MMIO_SIZE;
+
+    return addr < base + end && base + start < addr + size;
+}
+
 /*
- * No section has counted more than the global counter, and a snapshot
- * taken now equals the live counts (virtual time only moves on
- * OP_CLOCK_STEP).
+ * After every step, on each core: no section has counted more than the
+ * global counter; a snapshot taken now equals the live counts (virtual
+ * time only moves on OP_CLOCK_STEP); every EVSEL is an event; no flag
+ * bit beyond THRESH and OVF; FLAGS.THRESH set while an enabled
+ * threshold is reached (a comparison, so even after an ack); PENDING
+ * has bit i exactly when FLAGS i is not 0, and STATUS.IRQ and the
+ * interrupt line are high exactly when PENDING is not 0; no time goes
+ * backward but by a RESET, and no event count but by a RESET, an EVSEL
+ * write or a preset (@rewound: the step may have written one of them
+ * on this core).
  */
-static void check_invariants(QTestState *s, int core)
+static void check_invariants(QTestState *s, int core, Seen *seen,
+                             bool rewound)
 {
     uint64_t base = PC_BASE + core * PC_MMIO_SIZE;
     uint64_t global = read_pair(s, base);
+    uint64_t pending = 0;
+    bool high;
     uint32_t i;
+
+    /* Reads first: a write (SNAPSHOT's too) would bring the flags up */
+    for (i = 0; i < counters[core]; i++) {
+        uint64_t time = read_pair(s, base + 16 * i);
+        uint64_t events = read_pair(s, base + PC_EVCNT(i));
+        uint32_t flags = qtest_readl(s, base + PC_FLAGS(i));
+        uint32_t ctrl = qtest_readl(s, base + PC_CTRL(i));
+        uint64_t thresh = read_pair(s, base + PC_THRESH(i));
+
+        g_assert(time <= global);
+        g_assert(qtest_readl(s, base + PC_EVSEL(i)) < PC_NUM_EVENTS);
+        g_assert(!(flags & ~PC_FLAGS_MASK));
+        if ((ctrl & PC_CTRL_THRESH_EN) &&
+            (ctrl & PC_CTRL_THRESH_ON_TIME ? time : events) >= thresh) {
+            g_assert(flags & PC_FLAGS_THRESH);
+        }
+        g_assert(rewound || time >= seen->time[i]);
+        g_assert(rewound || events >= seen->events[i]);
+        seen->time[i] = time;
+        seen->events[i] = events;
+        if (flags) {
+            pending |= BIT_ULL(i);
+        }
+    }
+    g_assert(read_pair(s, base + PC_PENDING) == pending);
+    high = pending != 0;
+    g_assert(!!(qtest_readl(s, base + PC_STATUS) & PC_STATUS_IRQ) == high);
+    g_assert(qtest_get_irq(s, PC_FIRST_IRQ + core) == high);
 
     qtest_writel(s, base + PC_SNAPSHOT, 0);
     for (i = 0; i < counters[core]; i++) {
-        uint64_t time = read_pair(s, base + 16 * i);
+        g_assert(read_pair(s, base + PC_SNAP_TIME(i)) == seen->time[i]);
+    }
+}
 
-        g_assert(time <= global);
-        g_assert(read_pair(s, base + PC_SNAP_TIME(i)) == time);
+/* An action aimed at counter i's word of a version 2 register */
+static void aim(QTestState *s, const Action *a, uint64_t base, uint32_t i)
+{
+    bool other = (a->op / OP_COUNT) & 1;   /* the op's spare bit */
+
+    switch (a->op % OP_COUNT) {
+    case OP_EVSEL:
+        /* Events 0 to 9, and values that are none (logged, ignored) */
+        qtest_writel(s, base + PC_EVSEL(i), other ? a->value : a->value % 12);
+        break;
+    case OP_CTRL:
+        qtest_writel(s, base + PC_CTRL(i), other ? a->value : a->value & 7);
+        break;
+    case OP_THRESH:
+        /* Small thresholds, which time reaches, as well as any */
+        qtest_writel(s, base + PC_THRESH(i) + 4 * other,
+                     other ? a->value : a->value & 0xffff);
+        break;
+    case OP_FLAGS:
+        qtest_writel(s, base + PC_FLAGS(i), a->value);
+        break;
+    case OP_EVCNT:
+        /* Presets, near the wrap of the low word as software does */
+        qtest_writel(s, base + PC_EVCNT(i) + 4 * other,
+                     other ? a->value : UINT32_MAX - (a->value & 0xff));
+        break;
+    case OP_PENDING:
+        /* Read-only: the write must change nothing */
+        qtest_writel(s, base + PC_PENDING + 4 * other, a->value);
+        break;
     }
 }
 
 static void perf_counter_fuzz(QTestState *s, const unsigned char *data,
                               size_t size)
 {
+    Seen seen[NUM_CORES] = { 0 };   /* all 0 after the machine's reset */
     Action a;
 
     while (size >= sizeof(a)) {
-        int core;
-        uint64_t addr;
+        bool rewound[NUM_CORES] = { false };
+        int core, c;
+        uint64_t base, addr;
+        unsigned width = 0;
+        uint32_t i;
 
         memcpy(&a, data, sizeof(a));
         data += sizeof(a);
         size -= sizeof(a);
-        core = a.core % ARRAY_SIZE(counters);
-        addr = PC_BASE + core * PC_MMIO_SIZE + a.offset % PC_MMIO_SIZE;
+        core = a.core % NUM_CORES;
+        base = PC_BASE + core * PC_MMIO_SIZE;
+        addr = base + a.offset % PC_MMIO_SIZE;
+        i = a.offset % counters[core];
 
         switch (a.op % OP_COUNT) {
         case OP_READB:
@@ -93,30 +205,56 @@ static void perf_counter_fuzz(QTestState *s, const unsigned char *data,
             break;
         case OP_WRITEB:
             qtest_writeb(s, addr, a.value);
+            width = 1;
             break;
         case OP_WRITEW:
             qtest_writew(s, addr, a.value);
+            width = 2;
             break;
         case OP_WRITEL:
             qtest_writel(s, addr, a.value);
+            width = 4;
             break;
         case OP_WRITEQ:
             qtest_writeq(s, addr, (uint64_t)a.value << 32 | a.value);
+            width = 8;
             break;
         case OP_COMMAND:
             /* Aim at the command words, which random offsets rarely hit */
-            qtest_writel(s, PC_BASE + core * PC_MMIO_SIZE +
-                         16 * (a.offset % counters[core]) + 4 * (a.op & 1),
-                         a.value & 1);
+            addr = base + 16 * i + 4 * ((a.op / OP_COUNT) & 1);
+            qtest_writel(s, addr, a.value & 1);
+            width = 4;
             break;
         case OP_CLOCK_STEP:
             /* qtest refuses a step of 0 */
             qtest_clock_step(s, (uint64_t)a.value + 1);
             break;
+        default:
+            aim(s, &a, base, i);
+            rewound[core] = a.op % OP_COUNT == OP_EVSEL ||
+                            a.op % OP_COUNT == OP_EVCNT;
+            break;
         }
-        check_invariants(s, core);
+        /* A random write may be a RESET, an EVSEL write or a preset */
+        for (c = 0; width && c < NUM_CORES; c++) {
+            rewound[c] = touches(addr, width, c, 0, 8) ||
+                         touches(addr, width, c, PC_EVSEL(0),
+                                 PC_EVSEL(counters[c])) ||
+                         touches(addr, width, c, PC_EVCNT(0),
+                                 PC_EVCNT(counters[c]));
+        }
+        /* Both: a step of time moves both cores' thresholds */
+        for (c = 0; c < NUM_CORES; c++) {
+            check_invariants(s, c, &seen[c], rewound[c]);
+        }
     }
     fuzz_reset(s);
+}
+
+/* Watch the cores' lines where they enter the NVIC */
+static void perf_counter_pre_fuzz(QTestState *s)
+{
+    qtest_irq_intercept_in(s, "/machine/armv7m");
 }
 
 static GString *perf_counter_cmdline(FuzzTarget *t)
@@ -135,6 +273,7 @@ static void register_perf_counter_fuzz_targets(void)
         .description = "Fuzz the perf-counter MMIO interface and virtual "
                        "time, checking its invariants after every step",
         .get_init_cmdline = perf_counter_cmdline,
+        .pre_fuzz = perf_counter_pre_fuzz,
         .fuzz = perf_counter_fuzz,
     });
 }

@@ -1,0 +1,31 @@
+/*
+ * What the events test programs share: the hand-written code of
+ * ISA/events.S, and the recording of section 1's threshold interrupt
+ * (events_threshold.c).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef EVENTS_H
+#define EVENTS_H
+
+#include "alt_types.h"
+
+/* events.S: counts in its comments */
+void events_loop(void *base, int n, alt_u32 *buffer);
+void events_run(void *base, alt_u32 *buffer);
+extern char events_run_loads[];
+
+/* Section 1's threshold interrupts taken, and the last one's pc */
+extern volatile int events_taken;
+extern volatile alt_u32 events_taken_pc;
+
+/*
+ * For an interrupt handler: if section 1's threshold flag is set,
+ * disarm it, acknowledge it and record pc
+ */
+void events_take_threshold(void *p, alt_u32 pc);
+
+/* The last threshold's pc from events_run_loads, in bytes */
+long events_taken_offset(void);
+
+#endif
