@@ -324,10 +324,7 @@ static void perf_counter_update(PerfCounterState *s, PerfCounterNow now)
             s->hook.target[e] = MIN(s->hook.target[e], now.events[e] + left);
         }
     }
-    if ((perf_counter_pending(s) != 0) != s->irq_level) {
-        s->irq_level = !s->irq_level;
-        qemu_set_irq(s->irq, s->irq_level);
-    }
+    qemu_set_irq(s->irq, perf_counter_pending(s) != 0);
     if (deadline == INT64_MAX) {
         timer_del(s->timer);
     } else {
@@ -924,7 +921,6 @@ static void perf_counter_reset_hold(Object *obj, ResetType type)
         memset(s->hook.target, 0xff, sizeof(s->hook.target));
         perfctr_hook_arm(&s->hook);
     }
-    s->irq_level = false;
     qemu_set_irq(s->irq, 0);
 }
 
@@ -947,8 +943,6 @@ static int perf_counter_post_load(void *opaque, int version_id)
     if (version_id < 2) {
         perf_counter_clear_selects(s);
     }
-    /* The interrupt controller's state came with the line's level */
-    s->irq_level = perf_counter_pending(s) != 0;
     perf_counter_update(s, now);
     return 0;
 }

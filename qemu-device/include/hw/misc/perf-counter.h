@@ -52,11 +52,6 @@ struct PerfCounterState {
     MemoryRegion iomem;
     /* Raised while a counter has a flag set (an armed threshold...) */
     qemu_irq irq;
-    /*
-     * Its level as last driven: driven again only when it changes, as
-     * a controller such as the PLIC pends the source at each raise
-     */
-    bool irq_level;
 
     /* Properties */
     uint32_t num_sections;
