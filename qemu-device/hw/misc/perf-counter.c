@@ -324,6 +324,11 @@ static void perf_counter_update(PerfCounterState *s, PerfCounterNow now)
             s->hook.target[e] = MIN(s->hook.target[e], now.events[e] + left);
         }
     }
+    /*
+     * Driven at every update, not only when the level changes: QEMU's
+     * sifive PLIC pends a source only when it is raised and does not
+     * look again when the guest enables it later
+     */
     qemu_set_irq(s->irq, perf_counter_pending(s) != 0);
     if (deadline == INT64_MAX) {
         timer_del(s->timer);
