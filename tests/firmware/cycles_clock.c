@@ -9,32 +9,16 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include <stdint.h>
 #include <stdio.h>
 
 #include "altera_avalon_performance_counter.h"
+#include "events.h"
 #include "perfctr.h"
 #include "system.h"
 
 void clock_loop(void *base);
 void clock_adds(void *base);
 extern char clock_adds_start[];
-
-static volatile int taken;
-static volatile alt_u32 taken_pc;
-
-static void handler(alt_u32 base, alt_u32 pc, void *context)
-{
-    void *p = (void *)(uintptr_t)base;
-
-    (void)context;
-    if (perfctr_flags(p, 1) & PERFCTR_FLAG_THRESH) {
-        perfctr_threshold_disarm(p, 1);
-        perfctr_flags_ack(p, 1, PERFCTR_FLAG_THRESH);
-        taken_pc = pc;
-        taken++;
-    }
-}
 
 int main(void)
 {
@@ -50,7 +34,8 @@ int main(void)
            (unsigned long)perf_get_section_time(p, 1),
            (unsigned long)perfctr_event_count(p, 1));
 
-    if (perfctr_irq_attach(PERFORMANCE_COUNTER_BASE, handler, 0) != 0) {
+    if (perfctr_irq_attach(PERFORMANCE_COUNTER_BASE,
+                           events_threshold_handler, 0) != 0) {
         printf("no interrupt line\n");
         return 1;
     }
@@ -58,11 +43,11 @@ int main(void)
         PERF_RESET(p);
         perfctr_threshold_arm(p, 1, ks[i], 1);
         PERF_START_MEASURING(p);
-        taken = 0;
+        events_taken = 0;
         clock_adds(p);
         PERF_STOP_MEASURING(p);
-        printf("threshold k=%d taken=%d offset=%ld\n", ks[i], taken,
-               (long)(taken_pc - (alt_u32)(uintptr_t)clock_adds_start));
+        printf("threshold k=%d taken=%d offset=%ld\n", ks[i], events_taken,
+               events_taken_offset(clock_adds_start));
     }
     perfctr_irq_detach(PERFORMANCE_COUNTER_BASE);
     return 0;

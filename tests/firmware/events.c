@@ -22,12 +22,6 @@
 
 static alt_u32 buffer[3];
 
-static void handler(alt_u32 base, alt_u32 pc, void *context)
-{
-    (void)context;
-    events_take_threshold((void *)(uintptr_t)base, pc);
-}
-
 int main(void)
 {
     void *p = (void *)PERFORMANCE_COUNTER_BASE;
@@ -52,7 +46,8 @@ int main(void)
         printf("event id=%u count=%lu\n", e, (unsigned long)count);
     }
 
-    if (perfctr_irq_attach(PERFORMANCE_COUNTER_BASE, handler, 0) != 0) {
+    if (perfctr_irq_attach(PERFORMANCE_COUNTER_BASE,
+                           events_threshold_handler, 0) != 0) {
         printf("no interrupt line\n");
         return 1;
     }
@@ -65,7 +60,7 @@ int main(void)
             events_run(p, buffer);
             printf("threshold event=%u k=%d taken=%d offset=%ld\n",
                    thresholds[t], ks[i], events_taken,
-                   events_taken_offset());
+                   events_taken_offset(events_run_loads));
         }
     }
 

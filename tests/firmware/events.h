@@ -1,7 +1,7 @@
 /*
  * What the events test programs share: the hand-written code of
  * ISA/events.S, and the recording of section 1's threshold interrupt
- * (events_threshold.c).
+ * (events_threshold.c, also for cycles_clock.c).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -24,8 +24,10 @@ extern volatile alt_u32 events_taken_pc;
  * disarm it, acknowledge it and record pc
  */
 void events_take_threshold(void *p, alt_u32 pc);
+/* An interrupt handler (perfctr_irq_attach) that does only that */
+void events_threshold_handler(alt_u32 base, alt_u32 pc, void *context);
 
-/* The last threshold's pc from events_run_loads, in bytes */
-long events_taken_offset(void);
+/* The last threshold's pc from label (events_run_loads...), in bytes */
+long events_taken_offset(const char *label);
 
 #endif

@@ -21,7 +21,13 @@ void events_take_threshold(void *p, alt_u32 pc)
     }
 }
 
-long events_taken_offset(void)
+void events_threshold_handler(alt_u32 base, alt_u32 pc, void *context)
 {
-    return (long)(events_taken_pc - (alt_u32)(uintptr_t)events_run_loads);
+    (void)context;
+    events_take_threshold((void *)(uintptr_t)base, pc);
+}
+
+long events_taken_offset(const char *label)
+{
+    return (long)(events_taken_pc - (alt_u32)(uintptr_t)label);
 }

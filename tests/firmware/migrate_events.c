@@ -91,7 +91,7 @@ int main(void)
            (unsigned long)loads_before,
            (unsigned long)(status & PERFCTR_STATUS_IRQ ? 1 : 0),
            (unsigned long)flags1, (unsigned long)flags2, overflows,
-           events_taken, events_taken_offset(),
+           events_taken, events_taken_offset(events_run_loads),
            (unsigned long long)perfctr_event_count(PERF, 1),
            (unsigned long long)perfctr_event_count(PERF, 2),
            (unsigned long long)perfctr_event_count(PERF, 3));
