@@ -86,14 +86,20 @@ def parse_records(text):
     return records
 
 
+def booted_records(ctx, board, relpath):
+    """(records, output) of firmware relpath on board, booted once; it
+    must exit 0."""
+    key = ("records", relpath, board.name)
+    if key not in ctx.cache:
+        result = run_image(ctx, board, relpath)
+        expect_exit(result)
+        ctx.cache[key] = (parse_records(result.output), result.output)
+    return ctx.cache[key]
+
+
 def rules(ctx, board):
     """The records of tests/firmware/rules.c on board, booted once."""
-    key = ("rules", board.name)
-    if key not in ctx.cache:
-        result = run_image(ctx, board, "tests/firmware/rules.elf")
-        expect_exit(result)
-        ctx.cache[key] = parse_records(result.output)
-    return ctx.cache[key]
+    return booted_records(ctx, board, "tests/firmware/rules.elf")[0]
 
 
 def record(ctx, board, name):

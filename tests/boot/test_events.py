@@ -6,7 +6,7 @@ threshold interrupting right after the instruction that reached it.
 The overflow interrupt is tested through the example that extends a
 count with it (test_examples.py)."""
 
-from bootlib import expect_exit, load_size, parse_records, run_image
+from bootlib import booted_records, load_size
 
 PER_BOARD = True
 
@@ -26,12 +26,7 @@ EXPECTED = {
 
 
 def events(ctx, board):
-    key = ("events", board.name)
-    if key not in ctx.cache:
-        result = run_image(ctx, board, "tests/firmware/events.elf")
-        expect_exit(result)
-        ctx.cache[key] = (parse_records(result.output), result.output)
-    return ctx.cache[key]
+    return booted_records(ctx, board, "tests/firmware/events.elf")
 
 
 def test_every_event_is_available(ctx, board):

@@ -11,19 +11,15 @@ import ast
 import re
 import subprocess
 
-from bootlib import assert_counts, expect_exit, parse_records, run_image
+from bootlib import (assert_counts, booted_records, expect_exit,
+                     run_image)
 from common import REPO
 
 PER_BOARD = True
 
 
 def hal_records(ctx, board, name):
-    key = (name, board.name)
-    if key not in ctx.cache:
-        result = run_image(ctx, board, f"tests/firmware/hal_{name}.elf")
-        expect_exit(result)
-        ctx.cache[key] = (parse_records(result.output), result.output)
-    return ctx.cache[key]
+    return booted_records(ctx, board, f"tests/firmware/hal_{name}.elf")
 
 
 def hal_record(ctx, board, program, name):

@@ -8,18 +8,13 @@ the platform bus), the firmware unmasks it at the board's interrupt
 controller."""
 
 import elf
-from bootlib import core_irqs, expect_exit, parse_records, run_image
+from bootlib import booted_records, core_irqs
 
 PER_BOARD = True
 
 
 def interrupts(ctx, board):
-    key = ("interrupts", board.name)
-    if key not in ctx.cache:
-        result = run_image(ctx, board, "tests/firmware/interrupts.elf")
-        expect_exit(result)
-        ctx.cache[key] = (parse_records(result.output), result.output)
-    return ctx.cache[key]
+    return booted_records(ctx, board, "tests/firmware/interrupts.elf")
 
 
 def test_each_core_interrupts_its_handler_once(ctx, board):
