@@ -149,16 +149,22 @@ static int window_of(uint64_t pc)
     return -1;
 }
 
-/* Add cycles (and instructions) to the totals and to a window */
-static void add(unsigned vcpu, int64_t cycles, int window)
+/* The slots of a vCPU, from a callback: one lookup, then plain adds */
+static uint64_t *slots_of(unsigned vcpu)
 {
-    qemu_plugin_u64 total = slot(SLOT_CYCLES);
+    return qemu_plugin_scoreboard_find(board, vcpu);
+}
 
-    qemu_plugin_u64_add(total, vcpu, cycles);
-    qemu_plugin_u64_add(events_countdown(PERFCTR_EVENT_CYCLES), vcpu,
-                        -cycles);
+/* Add cycles to the total and to a window, from a callback */
+static void add(unsigned vcpu, uint64_t *slots, int64_t cycles, int window)
+{
+    slots[SLOT_CYCLES] += cycles;
     if (window >= 0) {
-        qemu_plugin_u64_add(slot(SLOT_WINDOWS + 2 * window), vcpu, cycles);
+        slots[SLOT_WINDOWS + 2 * window] += cycles;
+    }
+    if (events_targeted(PERFCTR_EVENT_CYCLES)) {
+        qemu_plugin_u64_add(events_countdown(PERFCTR_EVENT_CYCLES), vcpu,
+                            -cycles);
     }
 }
 
@@ -533,16 +539,16 @@ static void operands_cb(unsigned vcpu, void *udata)
     Operands *o = udata;
     uint32_t a = reg_value(o->t.op_a), b = reg_value(o->t.op_b);
 
-    add(vcpu, extra_cycles(&o->t, a, b), o->window);
+    add(vcpu, slots_of(vcpu), extra_cycles(&o->t, a, b), o->window);
 }
 
 static void mispredicted_cb(unsigned vcpu, void *udata)
 {
-    uint64_t packed = qemu_plugin_u64_get(slot(SLOT_DELTA), vcpu);
-    int window = (int32_t)(packed >> 32);
+    uint64_t *slots = slots_of(vcpu);
+    uint64_t packed = slots[SLOT_DELTA];
 
-    add(vcpu, (int32_t)(uint32_t)packed, window);
-    qemu_plugin_u64_set(slot(SLOT_MISS), vcpu, NO_PC);
+    slots[SLOT_MISS] = NO_PC;
+    add(vcpu, slots, (int32_t)(uint32_t)packed, (int32_t)(packed >> 32));
 }
 
 void cycles_left_code(unsigned vcpu, uint64_t pc)
