@@ -120,13 +120,15 @@ def main():
     # Profiling
     bench_profiling.rows(
         built, board, args.runs,
-        lambda image: boot.command(built, board, image), timed,
+        lambda image, extra=(): boot.command(built, board, image,
+                                             extra=extra), timed,
         side_by_side, row)
 
     # Timing models
     bench_cycles.rows(
         built, args.runs,
-        lambda b, image: boot.command(built, b, image), timed,
+        lambda b, image, extra=(): boot.command(built, b, image,
+                                                extra=extra), timed,
         side_by_side, row)
 
     # Determinism and boot-to-report

@@ -28,9 +28,9 @@ def measure(built, board, command, timed, work):
     functions = {name: (start & ~1, (start & ~1) + size)
                  for start, size, name in elf.read(image).functions}
     results = work / f"cycles-{board.name}.txt"
-    _, out = timed(command(board, image) + plugin.qemu_args(
+    _, out = timed(command(board, image, plugin.qemu_args(
         built, board, results, plugin.NO_PROFILE, cycles=True,
-        windows=[functions[w] for w in WORKLOADS]), 1)
+        windows=[functions[w] for w in WORKLOADS])), 1)
     iterations = int(re.search(r"iterations=(\d+)", out)[1])
     p = plugin.read(results)
     per = {w: tuple(v / iterations for v in p.windows[functions[w]])
@@ -40,7 +40,7 @@ def measure(built, board, command, timed, work):
 
 def rows(built, runs, command, timed, side_by_side, row):
     """Add the cycle rows with row(what, value, note); command(board,
-    image) is the plain -icount QEMU command."""
+    image, extra) is the -icount QEMU command."""
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         images = {}
@@ -65,10 +65,10 @@ def rows(built, runs, command, timed, side_by_side, row):
         results = work / "cost.txt"
         for what, image in [("fib(32), 3.5 M calls", fib),
                             ("compute loop, 200 M instructions", idle)]:
-            base = command(board, image)
-            with_it, without = side_by_side(base + plugin.qemu_args(
-                built, board, results, plugin.NO_PROFILE, cycles=True),
-                base, runs)
+            with_it, without = side_by_side(
+                command(board, image, plugin.qemu_args(
+                    built, board, results, plugin.NO_PROFILE, cycles=True)),
+                plugin.without(command(board, image)), runs)
             row(f"host time, cycle counting (cycles=m3, {what})",
                 f"{with_it:.3f} s", f"plain -icount: {without:.3f} s; "
                 f"+{100 * (with_it / without - 1):.0f}%")

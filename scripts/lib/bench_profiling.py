@@ -18,18 +18,13 @@ PROGRAM = REPO / "tests" / "programs" / "bench_calls.c"
 PERIODS = [100, 1000, 10000]
 
 
-def without_plugin(cmd):
-    """cmd without its -plugin (every boot loads the events plugin)."""
-    at = cmd.index("-plugin")
-    return cmd[:at] + cmd[at + 2:]
-
-
 def section_clocks(output):
     return int(re.search(r"clocks=(\d+)", output)[1])
 
 
 def rows(built, board, runs, command, timed, side_by_side, row):
-    """Add the profiling rows with row(what, value, note)."""
+    """Add the profiling rows with row(what, value, note); command(image,
+    extra) is the -icount QEMU command."""
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         plain = firmware.build_app(board, [PROGRAM], firmware.AppOptions(),
@@ -41,8 +36,8 @@ def rows(built, board, runs, command, timed, side_by_side, row):
         _, out = timed(base, 1)
         clocks = section_clocks(out)
         results = work / "profile.txt"
-        _, profiled = timed(base + plugin.qemu_args(
-            built, board, results, 1000), 1)
+        _, profiled = timed(command(plain, plugin.qemu_args(
+            built, board, results, 1000)), 1)
         calls = sum(plugin.read(results).arcs.values())
         # The -pg image writes gmon.out where QEMU runs
         with_pg = subprocess.run(command(pg), cwd=work, check=True,
@@ -55,7 +50,8 @@ def rows(built, board, runs, command, timed, side_by_side, row):
             f"without profiling {clocks} clocks")
 
         def against_plain(what, args):
-            with_it, without = side_by_side(base + args, base, runs)
+            with_it, without = side_by_side(command(plain, args),
+                                            plugin.without(base), runs)
             row(f"host time, {what} (fib(32))", f"{with_it:.3f} s",
                 f"plain -icount: {without:.3f} s; "
                 f"+{100 * (with_it / without - 1):.0f}%")
@@ -71,7 +67,7 @@ def rows(built, board, runs, command, timed, side_by_side, row):
                 ("counting loads", counting(1)),
                 ("counting loads, branches and taken branches",
                  counting(2))]:
-            with_it, without = side_by_side(cmd, without_plugin(base), runs)
+            with_it, without = side_by_side(cmd, plugin.without(base), runs)
             row(f"host time, {what} (fib(32))", f"{with_it:.3f} s",
                 f"-icount without the plugin: {without:.3f} s; "
                 f"{100 * (with_it / without - 1):+.0f}%")

@@ -32,6 +32,13 @@ def events_args(qemu, board):
     return _plugin_args(qemu, board, [])
 
 
+def without(cmd):
+    """A QEMU command without its -plugin (every boot loads the events
+    plugin): plain -icount."""
+    at = cmd.index("-plugin")
+    return cmd[:at] + cmd[at + 2:]
+
+
 def qemu_args(qemu, board, out, period=EXACT, stacks=True, cycles=False,
               windows=(), wait_states=0):
     """-plugin arguments that profile into out (a file); with cycles,
