@@ -19,6 +19,7 @@ typedef struct PerfCounterNow {
     int64_t ns;         /* QEMU_CLOCK_VIRTUAL */
     int64_t insns;      /* retired instructions; 0 without -icount */
     uint64_t events[PERFCTR_EVENT_COUNT];   /* the hook's; 0 if none */
+    uint32_t read;      /* the events read (bit e): the others are 0 */
 } PerfCounterNow;
 
 PerfCounterNow perf_counter_now(PerfCounterState *s);

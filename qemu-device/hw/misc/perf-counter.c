@@ -155,19 +155,57 @@ static void perf_counter_hook_events(PerfCounterState *s, uint32_t *want,
     }
 }
 
+/* The hook's events the counters count in: those selected, the clock */
+static uint32_t perf_counter_events_counted(PerfCounterState *s)
+{
+    uint32_t events = 0;
+    unsigned i;
+
+    if (s->clock_event != PERFCTR_EVENT_NONE) {
+        events |= BIT(s->clock_event);
+    }
+    for (i = 0; i <= s->num_sections; i++) {
+        if (s->evsel[i] > PERFCTR_EVENT_INSTRUCTIONS) {
+            events |= BIT(s->evsel[i]);
+        }
+    }
+    return events;
+}
+
 PerfCounterNow perf_counter_now(PerfCounterState *s)
 {
     PerfCounterNow now = {
         .ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
         .insns = icount_enabled() ? icount_get_raw() : 0,
+        /* Only those: each read costs the access time */
+        .read = perf_counter_events_counted(s),
     };
     unsigned e;
 
-    /* All of them, so that a newly selected event has its baseline */
     for (e = PERFCTR_EVENT_INSTRUCTIONS + 1; e < PERFCTR_EVENT_COUNT; e++) {
-        perfctr_hook_read_event(s->cpu, e, &now.events[e]);
+        if (now.read & BIT(e)) {
+            perfctr_hook_read_event(s->cpu, e, &now.events[e]);
+        }
     }
     return now;
+}
+
+/* An event the counters did not count until now counts from @now */
+static void perf_counter_baseline_new(PerfCounterState *s, PerfCounterNow *now)
+{
+    uint32_t added = perf_counter_events_counted(s) & ~now->read;
+    unsigned e;
+
+    if (!added) {
+        return;
+    }
+    /* Nothing advances during an access: only the new ones differ */
+    *now = perf_counter_now(s);
+    for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
+        if (added & BIT(e)) {
+            s->sync_events[e] = now->events[e];
+        }
+    }
 }
 
 static bool perf_counter_counting(PerfCounterState *s, unsigned counter)
@@ -749,6 +787,7 @@ static void perf_counter_write(void *opaque, hwaddr offset, uint64_t value,
         }
         break;
     }
+    perf_counter_baseline_new(s, &now);
     perf_counter_update(s, now);
 }
 
