@@ -17,6 +17,7 @@ from pathlib import Path
 import boards
 import bench_cycles
 import bench_profiling
+import bench_silicon
 import boot
 import firmware
 import qemu
@@ -73,6 +74,11 @@ def main():
                    "download included) in a temporary cache: minutes")
     p.add_argument("--runs", type=int, default=11,
                    help="runs per wall-clock figure (default: %(default)s)")
+    p.add_argument("--cortexm-aes", metavar="DIR",
+                   help="also compare the timing models with the cycles "
+                   "jnk0le/cortexm-AES publishes for real Cortex-M3, M4 "
+                   "and M7 chips; DIR is your checkout of it "
+                   "(docs/cycles.md)")
     args = p.parse_args()
     rows = []
 
@@ -130,6 +136,13 @@ def main():
         lambda b, image, extra=(): boot.command(built, b, image,
                                                 extra=extra), timed,
         side_by_side, row)
+
+    if args.cortexm_aes:
+        bench_silicon.rows(
+            built, args.cortexm_aes,
+            lambda b, image, extra, props: boot.command(
+                built, b, image, extra=extra, device_props=props),
+            timed, row)
 
     # Determinism and boot-to-report
     example = command("firmware/examples/checksum.elf")

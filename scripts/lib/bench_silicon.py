@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: MIT
+"""scripts/bench --cortexm-aes DIR: the timing models against cycle
+counts measured on silicon.  jnk0le/cortexm-AES publishes, in its
+README's "Base ciphers performance" table, the cycles its hand-written
+assembly AES takes on STM32F1 (Cortex-M3), STM32F4 (Cortex-M4), both at
+zero wait states, and STM32H7 (Cortex-M7), read from DWT CYCCNT around
+one call.  Its code is not in this repository: DIR is the user's
+checkout of it, and tests/programs/silicon_aes.c calls it the same way
+under the counter core with clock=cycles (docs/cycles.md)."""
+
+import re
+import tempfile
+from pathlib import Path
+
+import boards
+import firmware
+import plugin
+from common import REPO, Failure
+
+PROGRAM = REPO / "tests" / "programs" / "silicon_aes.c"
+SOURCE = "https://github.com/jnk0le/cortexm-AES (README, commit 011057d)"
+
+# board: (the checkout's cipher directory and prefix, silicon, cycles)
+PUBLISHED = {
+    "mps2-an385": ("CM3_1T", "STM32F1, 0 wait states", {
+        "encrypt<128>": 657, "encrypt<192>": 779, "encrypt<256>": 901,
+        "setEncKey<128>": 302}),
+    "mps2-an386": ("CM3_1T", "STM32F4, 0 wait states", {
+        "encrypt<128>": 669, "encrypt<192>": 793, "encrypt<256>": 917,
+        "setEncKey<128>": 305}),
+    # Its CM7 key schedule's figure is marked "not fixed yet"
+    "mps2-an500": ("CM7_1T", "STM32H7", {
+        "encrypt<128>": 302, "encrypt<192>": 358, "encrypt<256>": 414}),
+}
+
+
+def sources(checkout, cipher):
+    """The checkout's assembly for cipher, and the defines naming it."""
+    directory = checkout / "aes" / "target" / cipher
+    found = {"ENCRYPT": directory / f"{cipher}_AES_encrypt.S",
+             "KEYSCHEDULE": directory / f"{cipher}_AES_128_keyschedule_enc.S"}
+    if not found["ENCRYPT"].is_file():
+        raise Failure(f"{checkout} is not a checkout of "
+                      f"jnk0le/cortexm-AES: it has no {found['ENCRYPT']}")
+    if cipher == "CM7_1T" or not found["KEYSCHEDULE"].is_file():
+        del found["KEYSCHEDULE"]
+    return ([found[name] for name in found],
+            [f"{name}={path.stem}" for name, path in found.items()])
+
+
+def rows(built, checkout, command, timed, row):
+    """Add a row per board: model and silicon cycles of each routine;
+    command(board, image, extra, device_props) is the QEMU command."""
+    checkout = Path(checkout).resolve()
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (cipher, silicon, published) in PUBLISHED.items():
+            board = boards.get(name)
+            files, defines = sources(checkout, cipher)
+            work = Path(tmp) / name
+            work.mkdir()
+            image = firmware.build_app(
+                board, [PROGRAM] + files, firmware.AppOptions(
+                    defines=defines, includes=[checkout]), work)
+            _, out = timed(command(
+                board, image, plugin.qemu_args(
+                    built, board, work / "cycles.txt", plugin.NO_PROFILE,
+                    cycles=True),
+                lambda base: ",clock=cycles"), 1)
+            model = {m[1]: int(m[2]) for m in
+                     re.finditer(r"^(\S+) clocks=(\d+)$", out, re.M)}
+            if "wrong" in out or set(model) < set(published):
+                raise Failure(f"{PROGRAM.name} on {name} did not measure "
+                              f"every routine:\n{out}")
+            row(f"model against silicon, {cipher} AES ({name}, "
+                f"{board.cpu}; {silicon})",
+                ", ".join(f"{r} {model[r]}" for r in published),
+                "silicon " + ", ".join(
+                    f"{published[r]} ({100 * (model[r] / published[r] - 1):+.1f}%)"
+                    for r in published) + f"; {SOURCE}")
