@@ -657,16 +657,27 @@ static void add_inline(struct qemu_plugin_insn *insn, unsigned index,
     }
 }
 
-/* The cycles of an instruction, added to the total before it runs */
-static void add_cycles(struct qemu_plugin_insn *insn, uint64_t cycles,
-                       bool targets)
+/* What the instructions since the last flush cost, and their window */
+typedef struct Pending {
+    uint64_t cycles, insns;
+    int window;
+} Pending;
+
+/* Add what is pending to the totals and its window, before insn runs */
+static void flush(struct qemu_plugin_insn *insn, Pending *p, bool targets)
 {
-    add_inline(insn, SLOT_CYCLES, cycles);
-    if (targets && cycles) {
+    add_inline(insn, SLOT_CYCLES, p->cycles);
+    add_inline(insn, SLOT_INSNS, p->insns);
+    if (targets && p->cycles) {
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
             insn, QEMU_PLUGIN_INLINE_ADD_U64,
-            events_countdown(PERFCTR_EVENT_CYCLES), -cycles);
+            events_countdown(PERFCTR_EVENT_CYCLES), -p->cycles);
     }
+    if (p->window >= 0) {
+        add_inline(insn, SLOT_WINDOWS + 2 * p->window, p->cycles);
+        add_inline(insn, SLOT_WINDOWS + 2 * p->window + 1, p->insns);
+    }
+    p->cycles = p->insns = 0;
 }
 
 void cycles_instrument(struct qemu_plugin_tb *tb)
@@ -674,7 +685,8 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     size_t n = qemu_plugin_tb_n_insns(tb), i;
     g_autofree Insn *insns = g_new0(Insn, n);
     g_autofree unsigned *cost = g_new0(unsigned, n);
-    uint64_t pending = 0, pending_insns = 0, miss = NO_PC;
+    uint64_t miss = NO_PC;
+    Pending pending = { .window = -1 };
     int64_t delta = 0;
     Insn *last;
     bool guarded;
@@ -733,17 +745,16 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
             /* Reached by the one before (or by a misprediction's delta) */
             events_check(insn, PERFCTR_EVENT_CYCLES, false);
         }
-        pending += cost[i];
-        pending_insns++;
-        if (window >= 0) {
-            add_inline(insn, SLOT_WINDOWS + 2 * window, cost[i]);
-            add_inline(insn, SLOT_WINDOWS + 2 * window + 1, 1);
+        if (window != pending.window && pending.insns) {
+            /* Before the last instruction of the window left */
+            flush(qemu_plugin_tb_get_insn(tb, i - 1), &pending, targets);
         }
+        pending.window = window;
+        pending.cycles += cost[i];
+        pending.insns++;
         if (targets || accesses_memory(&insns[i].t) || operands ||
             i == n - 1) {
-            add_cycles(insn, pending, targets);
-            add_inline(insn, SLOT_INSNS, pending_insns);
-            pending = pending_insns = 0;
+            flush(insn, &pending, targets);
         }
         if (operands) {
             Operands *o = g_new(Operands, 1);
