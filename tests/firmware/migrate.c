@@ -34,7 +34,7 @@ int main(void)
 #endif
     printf("started\n");
     for (i = 0; i < 20; i++) {
-        scenario_spin(5000000);
+        scenario_spin(10000000);
         PERF_BEGIN(PERF, 2);            /* occurrences go on counting */
     }
     PERF_END(PERF, 1);
