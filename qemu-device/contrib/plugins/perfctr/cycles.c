@@ -22,9 +22,9 @@
  * Costs known at translation are added inline, with no callback: each
  * instruction's cost is added before it runs, at the latest together
  * with the next instruction that may access memory or the block's
- * last, so that a read during an access counts every instruction up
- * to and including the accessing one, as -icount does.  The rest is
- * dynamic:
+ * last (a window's share with them), so that a read during an access
+ * counts every instruction up to and including the accessing one, as
+ * -icount does.  The rest is dynamic:
  *
  * - A conditional branch ends its block.  Its cost is added as if it
  *   went the way a static predictor guesses (backward taken, forward
