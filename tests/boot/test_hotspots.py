@@ -140,9 +140,12 @@ def test_collapsed_stacks_add_up_to_every_instruction(ctx, board):
 
 
 def test_samples_are_one_per_period(ctx, board):
+    # one sample at a jittered place in each period (profile.c): the
+    # last period may or may not have reached its sample
     found = profiled(ctx, board, hotspots.DEFAULT_PERIOD)
-    assert sum(found["stacks"].values()) == \
-        found["instructions"] // hotspots.DEFAULT_PERIOD
+    periods = found["instructions"] // hotspots.DEFAULT_PERIOD
+    assert sum(found["stacks"].values()) in (periods, periods + 1), \
+        (sum(found["stacks"].values()), periods)
 
 
 def test_pg_workflow_gives_exact_call_counts(ctx, board):

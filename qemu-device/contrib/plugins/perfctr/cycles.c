@@ -88,6 +88,8 @@ static Isa isa;
 static unsigned wait_states;
 static Window windows[MAX_WINDOWS];
 static unsigned n_windows;
+/* The slots' sums when the profile started (start=), or NULL */
+static uint64_t *start_sums;
 static struct qemu_plugin_scoreboard *board;
 static struct qemu_plugin_register *regs[32];
 static bool have_regs;
@@ -559,7 +561,7 @@ void cycles_left_code(unsigned vcpu, uint64_t pc)
     }
 }
 
-static void vcpu_init(qemu_plugin_id_t id, unsigned vcpu)
+void cycles_vcpu_init(unsigned vcpu)
 {
     static const char *const rv[32] = {
         "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1",
@@ -589,7 +591,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned vcpu)
     have_regs = true;
 }
 
-bool cycles_init(qemu_plugin_id_t id, CyclesModel m, Isa guest_isa)
+bool cycles_init(CyclesModel m, Isa guest_isa)
 {
     bool riscv = m == CYCLES_E31;
 
@@ -602,7 +604,6 @@ bool cycles_init(qemu_plugin_id_t id, CyclesModel m, Isa guest_isa)
     isa = guest_isa;
     board = qemu_plugin_scoreboard_new((SLOT_WINDOWS + 2 * n_windows) *
                                        sizeof(uint64_t));
-    qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
     return true;
 }
 
@@ -775,6 +776,29 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     }
 }
 
+/* What a slot counted since the start (all vCPUs) */
+static uint64_t since_start(unsigned index)
+{
+    uint64_t sum = qemu_plugin_u64_sum(slot(index));
+
+    return start_sums ? sum - start_sums[index] : sum;
+}
+
+void cycles_restart(void)
+{
+    unsigned n = SLOT_WINDOWS + 2 * n_windows, i;
+
+    if (!board) {
+        return;
+    }
+    /* The counts go on (a device may read them): remember where */
+    g_free(start_sums);
+    start_sums = g_new(uint64_t, n);
+    for (i = 0; i < n; i++) {
+        start_sums[i] = qemu_plugin_u64_sum(slot(i));
+    }
+}
+
 void cycles_write(FILE *out)
 {
     static const char *const names[] = {
@@ -785,14 +809,13 @@ void cycles_write(FILE *out)
 
     fprintf(out, "cycles-model %s\n", names[model]);
     fprintf(out, "cycles-wait-states %u\n", wait_states);
-    fprintf(out, "cycles %" PRIu64 "\n", qemu_plugin_u64_sum(
-                slot(SLOT_CYCLES)));
+    fprintf(out, "cycles %" PRIu64 "\n", since_start(SLOT_CYCLES));
     fprintf(out, "cycles-instructions %" PRIu64 "\n",
-            qemu_plugin_u64_sum(slot(SLOT_INSNS)));
+            since_start(SLOT_INSNS));
     for (i = 0; i < n_windows; i++) {
         fprintf(out, "window 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64
                 " %" PRIu64 "\n", windows[i].start, windows[i].end,
-                qemu_plugin_u64_sum(slot(SLOT_WINDOWS + 2 * i)),
-                qemu_plugin_u64_sum(slot(SLOT_WINDOWS + 2 * i + 1)));
+                since_start(SLOT_WINDOWS + 2 * i),
+                since_start(SLOT_WINDOWS + 2 * i + 1));
     }
 }

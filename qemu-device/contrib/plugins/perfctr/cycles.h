@@ -27,12 +27,16 @@ bool cycles_add_window(const char *range);
 void cycles_set_wait_states(unsigned wait_states);
 
 /* False (with a message) if model does not fit the guest's isa */
-bool cycles_init(qemu_plugin_id_t id, CyclesModel model, Isa isa);
+bool cycles_init(CyclesModel model, Isa isa);
+/* A vCPU was created: find the registers the model reads */
+void cycles_vcpu_init(unsigned vcpu);
 void cycles_instrument(struct qemu_plugin_tb *tb);
 /* Estimated cycles of vcpu_index so far (exact during an access) */
 uint64_t cycles_read(unsigned vcpu_index);
 /* The vCPU left translated code and resumes at pc: settle the guess */
 void cycles_left_code(unsigned vcpu_index, uint64_t pc);
+/* Count the totals written at exit from now on (start=) */
+void cycles_restart(void);
 void cycles_write(FILE *out);
 
 #endif

@@ -20,6 +20,11 @@
  *                    pcs START (included) to END (excluded); repeatable
  *   wait-states=N    flash wait states the Cortex-M3/M4 models add to
  *                    each pipeline refill (default 0)
+ *   stop=WHAT        end the run at an exact point: instructions:N,
+ *                    cycles:N, time:NS or pc:ADDR[:K] (stop.c);
+ *                    repeatable, the first reached ends it
+ *   start=ADDR       profile and count cycles from the first time the
+ *                    pc reaches ADDR
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -34,6 +39,7 @@
 #include "cycles.h"
 #include "events.h"
 #include "profile.h"
+#include "stop.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -45,9 +51,10 @@ static CyclesModel cycles_model;
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     /*
-     * Events first: their checks may abandon an instruction before it
-     * runs, which must then not have been counted by anything else.
+     * Stops first, then events: both may abandon an instruction before
+     * it runs, which must then not have been counted by anything else.
      */
+    stop_instrument(tb);
     if (counting_events) {
         events_instrument(tb);
     }
@@ -56,6 +63,16 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     }
     if (cycles_model) {
         cycles_instrument(tb);
+    }
+}
+
+static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
+{
+    if (profiling) {
+        profile_vcpu_init(vcpu);
+    }
+    if (cycles_model) {
+        cycles_vcpu_init(vcpu);
     }
 }
 
@@ -77,6 +94,7 @@ static void finished(qemu_plugin_id_t id, void *udata)
     if (cycles_model) {
         cycles_write(out);
     }
+    stop_write(out);
     fclose(out);
 }
 
@@ -143,9 +161,19 @@ static bool parse(const char *arg, ProfileConfig *config)
             return refuse(arg, "give 0 to 100");
         }
         cycles_set_wait_states(n);
+    } else if (g_str_equal(key, "stop")) {
+        const char *why;
+
+        if (!stop_parse(value, &why)) {
+            return refuse(arg, why);
+        }
+    } else if (g_str_equal(key, "start")) {
+        if (!stop_parse_start(value)) {
+            return refuse(arg, "give an address");
+        }
     } else {
         return refuse(arg, "known keys are profile, out, stacks, events, "
-                      "isa, cycles, window and wait-states");
+                      "isa, cycles, window, wait-states, stop and start");
     }
     return true;
 }
@@ -172,8 +200,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         qemu_plugin_outs("perfctr: profile= needs out=FILE\n");
         return -1;
     }
-    if (out_path && !profiling && !cycles_model) {
-        qemu_plugin_outs("perfctr: out=FILE needs profile= or cycles=\n");
+    if (!stop_init()) {
         return -1;
     }
     if (profiling) {
@@ -181,7 +208,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                          info->system.smp_vcpus > 1;
         profile_init(&config);
     }
-    if (cycles_model && !cycles_init(id, cycles_model, config.isa)) {
+    if (cycles_model && !cycles_init(cycles_model, config.isa)) {
         return -1;
     }
     if (out_path) {
@@ -191,6 +218,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     if (counting_events || cycles_model) {
         events_init(config.isa, cycles_model != 0);
     }
+    qemu_plugin_register_vcpu_init_cb(id, vcpu_created);
     qemu_plugin_register_vcpu_tb_trans_cb(id, translated);
     return 0;
 }

@@ -4,9 +4,17 @@
  * Every executed instruction adds one to its vCPU's tick count, inline
  * in the translated code.  In exact mode each instruction also counts
  * its own executions; in sampling mode, the instruction at which the
- * ticks reach the period is the sample (a conditional callback), so
- * samples fall on exact instruction boundaries and do not depend on the
- * host.  Neither changes what the guest sees: -icount is not touched.
+ * ticks reach the next sample is the sample (a conditional callback),
+ * so samples fall on exact instruction boundaries and do not depend on
+ * the host.  Neither changes what the guest sees: -icount is not
+ * touched.
+ *
+ * Sample k is taken at instruction k * period + U_k, with U_k drawn
+ * evenly from [0, period) by a fixed pseudo-random sequence (jittered
+ * systematic sampling): one sample per period, as many as with a fixed
+ * period, every run draws the same ones, and they cannot lock onto a
+ * periodic interrupt whose period is a multiple of the sampling period
+ * (which would sample its handler always or never).
  *
  * Call stacks follow the flow of control between blocks: at the entry
  * of each block, the last instruction executed before it (a call, a
@@ -53,7 +61,10 @@ typedef struct Vcpu {
     Block *block;           /* the block entered last */
     uint64_t block_ticks;   /* ticks when it was entered */
     uint64_t node;          /* the current call-stack node */
-    uint64_t samples;
+    uint64_t consumed;      /* instructions taken off the ticks */
+    uint64_t start;         /* instructions before the profile started */
+    uint64_t offset;        /* U_k of the last sample */
+    uint64_t random;        /* the offsets' state (xorshift64) */
     unsigned depth;
     unsigned depth_lost;    /* calls deeper than MAX_DEPTH */
     Frame stack[MAX_DEPTH];
@@ -65,6 +76,8 @@ typedef struct NodeInfo {
 } NodeInfo;
 
 static ProfileConfig config;
+/* Sampling: a sample is taken when the ticks reach 2 * period */
+static uint64_t sample_at;
 static struct qemu_plugin_scoreboard *tick_board;
 static qemu_plugin_u64 ticks;
 static GMutex lock;
@@ -128,7 +141,10 @@ static void leave(void)
 static Vcpu *vcpu_state(unsigned index)
 {
     while (vcpus->len <= index) {
-        g_ptr_array_add(vcpus, g_new0(Vcpu, 1));
+        Vcpu *v = g_new0(Vcpu, 1);
+
+        v->random = UINT64_C(0x9e3779b97f4a7c15) + vcpus->len;
+        g_ptr_array_add(vcpus, v);
     }
     return g_ptr_array_index(vcpus, index);
 }
@@ -136,7 +152,24 @@ static Vcpu *vcpu_state(unsigned index)
 /* Instructions executed on the vCPU so far */
 static uint64_t executed_total(Vcpu *v, unsigned index)
 {
-    return v->samples * config.period + qemu_plugin_u64_get(ticks, index);
+    return v->consumed + qemu_plugin_u64_get(ticks, index);
+}
+
+/* The next sample's offset into its period */
+static uint64_t next_offset(Vcpu *v)
+{
+    v->random ^= v->random << 13;
+    v->random ^= v->random >> 7;
+    v->random ^= v->random << 17;
+    return v->random % config.period;
+}
+
+/* Take gap instructions off the ticks: the next sample is gap later */
+static void defer_sample(Vcpu *v, unsigned index, uint64_t gap)
+{
+    qemu_plugin_u64_set(ticks, index,
+                        qemu_plugin_u64_get(ticks, index) - gap);
+    v->consumed += gap;
 }
 
 static void charge(uint64_t node, uint64_t pc, uint64_t amount)
@@ -300,11 +333,13 @@ static void sample(unsigned index, void *udata)
     uint64_t pc = (uintptr_t)udata;
     Vcpu *v;
 
+    uint64_t offset;
+
     enter();
     v = vcpu_state(index);
-    qemu_plugin_u64_set(ticks, index,
-                        qemu_plugin_u64_get(ticks, index) - config.period);
-    v->samples++;
+    offset = next_offset(v);
+    defer_sample(v, index, config.period + offset - v->offset);
+    v->offset = offset;
     (*pair_counter(histogram, pc, 0))++;
     if (config.stacks) {
         charge(v->node, pc, 1);
@@ -315,6 +350,7 @@ static void sample(unsigned index, void *udata)
 void profile_init(const ProfileConfig *cfg)
 {
     config = *cfg;
+    sample_at = 2 * config.period;
     g_mutex_init(&lock);
     tick_board = qemu_plugin_scoreboard_new(sizeof(uint64_t));
     ticks = qemu_plugin_scoreboard_u64(tick_board);
@@ -353,7 +389,7 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         if (config.period) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, sample, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
-                ticks, config.period, (void *)(uintptr_t)pc);
+                ticks, sample_at, (void *)(uintptr_t)pc);
         } else {
             qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
 
@@ -373,6 +409,60 @@ void profile_instrument(struct qemu_plugin_tb *tb)
     }
     enter();
     g_ptr_array_add(blocks, block);
+    leave();
+}
+
+void profile_vcpu_init(unsigned index)
+{
+    Vcpu *v;
+
+    if (!config.period) {
+        return;
+    }
+    enter();
+    v = vcpu_state(index);
+    /* The first sample at instruction U_0 + 1 (counting from 1) */
+    v->offset = next_offset(v);
+    qemu_plugin_u64_set(ticks, index, sample_at - v->offset - 1);
+    v->consumed = -qemu_plugin_u64_get(ticks, index);  /* none executed */
+    leave();
+}
+
+void profile_restart(void)
+{
+    guint b;
+    size_t i;
+    int vcpu;
+
+    if (!histogram) {
+        return;                 /* not profiling */
+    }
+    enter();
+    g_hash_table_remove_all(histogram);
+    g_hash_table_remove_all(charges);
+    g_hash_table_remove_all(arcs);
+    for (b = 0; b < blocks->len; b++) {
+        Block *block = g_ptr_array_index(blocks, b);
+
+        /* Their cached entries went with the tables */
+        block->charged = NULL;
+        block->calls = NULL;
+        for (i = 0; block->counts && i < block->n; i++) {
+            qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
+
+            for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
+                qemu_plugin_u64_set(count, vcpu, 0);
+            }
+        }
+    }
+    for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
+        Vcpu *v = vcpu_state(vcpu);
+
+        /* The calls made so far stay on the stacks: they still return */
+        v->start = executed_total(v, vcpu);
+        v->block_ticks = v->start;
+    }
+    depth_lost_total = 0;
     leave();
 }
 
@@ -442,7 +532,7 @@ void profile_write(FILE *out)
         Vcpu *v = vcpu_state(vcpu);
         uint64_t now = executed_total(v, vcpu);
 
-        total += now;
+        total += now - v->start;
         if (v->block && !config.period && now > v->block_ticks) {
             charge_block(v->block, v->node, now - v->block_ticks);
             v->block_ticks = now;

@@ -20,7 +20,10 @@ typedef struct ProfileConfig {
 } ProfileConfig;
 
 void profile_init(const ProfileConfig *config);
+void profile_vcpu_init(unsigned index);
 void profile_instrument(struct qemu_plugin_tb *tb);
+/* Profile from now on, forgetting what was counted (start=) */
+void profile_restart(void);
 void profile_write(FILE *out);
 
 #endif
