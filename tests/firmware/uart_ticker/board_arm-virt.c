@@ -1,0 +1,123 @@
+/*
+ * uart_ticker on arm-virt (QEMU "virt", Cortex-A15, Arm state, SVC mode;
+ * hw/arm/virt.c):
+ *
+ * - UART: PL011 UART0 at 0x09000000 (UARTEN | TXE; FR.TXFF before DR).
+ * - Tick: the generic timer's virtual timer (CNTV_*, usable at PL1; the
+ *   board starts a -kernel ELF in SVC mode without EL2/EL3), counting
+ *   CNTFRQ = 62.5 MHz (system.h's BOARD_TIMER_HZ): each compare
+ *   (CNTV_CVAL, 64 bits, absolute) is the previous one + 62500, exactly
+ *   1 ms; under -icount shift=0 that is 1,000,000 instructions.  Its
+ *   interrupt is PPI 11, GIC interrupt ID 27, level-sensitive, through
+ *   the GICv2 (distributor 0x08000000, CPU interface 0x08010000).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "io.h"
+#include "system.h"
+#include "uart_ticker.h"
+
+#define UART0_BASE 0x09000000
+#define PL011_DR 0x000
+#define PL011_FR 0x018
+#define PL011_FR_TXFF (1u << 5)
+#define PL011_CR 0x030
+#define PL011_CR_UARTEN (1u << 0)
+#define PL011_CR_TXE (1u << 8)
+
+#define GICD_BASE 0x08000000
+#define GICD_CTLR 0x000
+#define GICD_ISENABLER0 0x100
+#define GICD_IPRIORITYR 0x400
+#define GICC_BASE 0x08010000
+#define GICC_CTLR 0x000
+#define GICC_PMR 0x004
+#define GICC_IAR 0x00c
+#define GICC_EOIR 0x010
+#define GIC_SPURIOUS 1023
+#define VIRTUAL_TIMER_ID 27     /* PPI 11 */
+
+#define CNTV_CTL_ENABLE 1u
+#define TIMER_PERIOD (BOARD_TIMER_HZ / TICK_HZ)
+
+static alt_u64 next_compare;
+
+void board_uart_init(void)
+{
+    IOWR_32DIRECT(UART0_BASE, PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE);
+}
+
+void board_uart_putc(char c)
+{
+    while (IORD_32DIRECT(UART0_BASE, PL011_FR) & PL011_FR_TXFF) {
+        continue;
+    }
+    IOWR_32DIRECT(UART0_BASE, PL011_DR, (alt_u8)c);
+}
+
+static alt_u64 read_cntvct(void)
+{
+    alt_u32 lo, hi;
+
+    __asm__ volatile("isb\n\tmrrc p15, 1, %0, %1, c14" : "=r"(lo), "=r"(hi));
+    return (alt_u64)hi << 32 | lo;
+}
+
+static void write_cntv_cval(alt_u64 value)
+{
+    __asm__ volatile("mcrr p15, 3, %0, %1, c14\n\tisb"
+                     : : "r"((alt_u32)value), "r"((alt_u32)(value >> 32))
+                     : "memory");
+}
+
+static void write_cntv_ctl(alt_u32 ctl)
+{
+    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1\n\tisb" : : "r"(ctl)
+                     : "memory");
+}
+
+void board_tick_start(void)
+{
+    alt_u32 word;
+
+    IOWR_32DIRECT(GICD_BASE, GICD_CTLR, 1);
+    word = IORD_32DIRECT(GICD_BASE, GICD_IPRIORITYR + (VIRTUAL_TIMER_ID & ~3));
+    word &= ~(0xffu << 8 * (VIRTUAL_TIMER_ID & 3));
+    word |= 0xa0u << 8 * (VIRTUAL_TIMER_ID & 3);
+    IOWR_32DIRECT(GICD_BASE, GICD_IPRIORITYR + (VIRTUAL_TIMER_ID & ~3), word);
+    IOWR_32DIRECT(GICD_BASE, GICD_ISENABLER0, 1u << VIRTUAL_TIMER_ID);
+    IOWR_32DIRECT(GICC_BASE, GICC_PMR, 0xff);
+    IOWR_32DIRECT(GICC_BASE, GICC_CTLR, 1);
+    next_compare = read_cntvct() + TIMER_PERIOD;
+    write_cntv_cval(next_compare);
+    write_cntv_ctl(CNTV_CTL_ENABLE);
+    __asm__ volatile("dsb\n\tisb\n\tcpsie i" : : : "memory");
+}
+
+/* From irq_entry (start_arm.S) */
+int board_irq_ack(void)
+{
+    alt_u32 iar = IORD_32DIRECT(GICC_BASE, GICC_IAR);
+    alt_u32 id = iar & 0x3ff;
+
+    if (id == GIC_SPURIOUS) {
+        return 0;
+    }
+    if (id == VIRTUAL_TIMER_ID) {
+        /* The next tick 1 ms after this one: drops the (level) line */
+        next_compare += TIMER_PERIOD;
+        write_cntv_cval(next_compare);
+    }
+    IOWR_32DIRECT(GICC_BASE, GICC_EOIR, iar);
+    return id == VIRTUAL_TIMER_ID;
+}
+
+void board_fault(int what)
+{
+    uart_puts("uart_ticker: fault, exception ");
+    board_uart_putc('0' + what);
+    board_uart_putc('\n');
+    for (;;) {
+        continue;
+    }
+}

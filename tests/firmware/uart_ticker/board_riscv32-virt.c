@@ -1,0 +1,110 @@
+/*
+ * uart_ticker on riscv32-virt (QEMU "virt", rv32imac, machine mode,
+ * -bios none; hw/riscv/virt.c):
+ *
+ * - UART: NS16550A UART0 at 0x10000000 (LSR.THRE before THR).
+ * - Tick: the CLINT's machine timer, mtime counting 10 MHz (system.h's
+ *   BOARD_TIMER_HZ): each mtimecmp (hart 0, 0x02004000, 64 bits) is the
+ *   previous one + 10000, exactly 1 ms; under -icount shift=3 that is
+ *   125,000 instructions.  (QEMU raises the interrupt when mtime, which
+ *   it derives from virtual time in whole 100 ns steps, reaches
+ *   mtimecmp: up to 100 ns late, never drifting.)  The machine timer
+ *   interrupt (mie.MTIE, mcause 0x80000007) comes to mtvec, direct
+ *   mode: riscv_trap(), a GCC interrupt("machine") function (it saves
+ *   what it and its callees may change and returns with mret).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "io.h"
+#include "system.h"
+#include "uart_ticker.h"
+
+#define UART0_BASE 0x10000000
+#define UART_THR 0
+#define UART_LSR 5
+#define UART_LSR_THRE (1u << 5)
+
+#define CLINT_MTIMECMP_LO 0x02004000
+#define CLINT_MTIMECMP_HI 0x02004004
+#define CLINT_MTIME_LO 0x0200bff8
+#define CLINT_MTIME_HI 0x0200bffc
+
+#define MCAUSE_MACHINE_TIMER 0x80000007u
+#define MIE_MTIE (1u << 7)
+#define MSTATUS_MIE (1u << 3)
+
+#define TIMER_PERIOD (BOARD_TIMER_HZ / TICK_HZ)
+
+static alt_u64 next_compare;
+
+void board_uart_init(void)
+{
+    /* QEMU's 16550 needs no setup to send */
+}
+
+void board_uart_putc(char c)
+{
+    volatile alt_u8 *uart = (volatile alt_u8 *)UART0_BASE;
+
+    while (!(uart[UART_LSR] & UART_LSR_THRE)) {
+        continue;
+    }
+    uart[UART_THR] = (alt_u8)c;
+}
+
+static alt_u64 read_mtime(void)
+{
+    alt_u32 hi, lo;
+
+    do {
+        hi = IORD_32DIRECT(CLINT_MTIME_HI, 0);
+        lo = IORD_32DIRECT(CLINT_MTIME_LO, 0);
+    } while (IORD_32DIRECT(CLINT_MTIME_HI, 0) != hi);
+    return (alt_u64)hi << 32 | lo;
+}
+
+/* Never a compare below both the old and the new: low half first to -1 */
+static void write_mtimecmp(alt_u64 value)
+{
+    IOWR_32DIRECT(CLINT_MTIMECMP_LO, 0, 0xffffffff);
+    IOWR_32DIRECT(CLINT_MTIMECMP_HI, 0, (alt_u32)(value >> 32));
+    IOWR_32DIRECT(CLINT_MTIMECMP_LO, 0, (alt_u32)value);
+}
+
+static void fault(alt_u32 cause)
+{
+    int shift;
+
+    uart_puts("uart_ticker: fault, mcause 0x");
+    for (shift = 28; shift >= 0; shift -= 4) {
+        board_uart_putc("0123456789abcdef"[(cause >> shift) & 15]);
+    }
+    board_uart_putc('\n');
+    for (;;) {
+        continue;
+    }
+}
+
+__attribute__((interrupt("machine"), aligned(4)))
+static void riscv_trap(void)
+{
+    alt_u32 cause;
+
+    __asm__ volatile("csrr %0, mcause" : "=r"(cause));
+    if (cause != MCAUSE_MACHINE_TIMER) {
+        fault(cause);
+    }
+    /* The next tick 1 ms after this one: drops mip.MTIP */
+    next_compare += TIMER_PERIOD;
+    write_mtimecmp(next_compare);
+    tick_handler();
+}
+
+void board_tick_start(void)
+{
+    __asm__ volatile("csrw mtvec, %0" : : "r"(riscv_trap));
+    next_compare = read_mtime() + TIMER_PERIOD;
+    write_mtimecmp(next_compare);
+    __asm__ volatile("csrs mie, %0\n\tcsrs mstatus, %1"
+                     : : "r"(MIE_MTIE), "r"(MSTATUS_MIE) : "memory");
+}
