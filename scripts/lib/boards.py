@@ -32,6 +32,9 @@ class Board:
     # The Arm instruction set the board's code is in (the profiler's
     # decoder): thumb, or a32 for Arm state
     isa: str = "thumb"
+    # The UARTs the machine has (QEMU's serial_hd(0) to (uarts - 1));
+    # one more can add a device (virt's second UART)
+    uarts: int = 1
 
     @property
     def cross_file(self) -> Path:
@@ -109,8 +112,9 @@ RASPI_RAM = [(0x00000000, 448 * MiB)]
 
 def _mps2(name, cpu, memory):
     # The board's LAN9118 is always there; nothing here gives it a peer
+    # (hw/arm/mps2.c: five CMSDK APB UARTs)
     return Board(name, "arm", cpu, ["-machine", name],
-                 ["warning: nic lan9118.0 has no peer"], memory)
+                 ["warning: nic lan9118.0 has no peer"], memory, uarts=5)
 
 
 BOARDS = {b.name: b for b in [
@@ -125,9 +129,10 @@ BOARDS = {b.name: b for b in [
     Board("riscv32-virt", "riscv32", "rv32imac",
           ["-machine", "virt", "-bios", "none", "-seed", "1",
            "-nodefaults"], [], [(0x80000000, VIRT_RAM_SIZE)]),
+    # The PL011 and the auxiliary mini UART
     Board("raspi1ap", "arm", "ARM1176JZF-S",
           ["-machine", "raspi1ap", "-nodefaults"], [], RASPI_RAM,
-          isa="a32"),
+          isa="a32", uarts=2),
 ]}
 DEFAULT_BOARD = "mps2-an385"
 

@@ -46,15 +46,34 @@ def counter_args(board, cores, device_props=None):
     return args
 
 
-def headless(qemu, board):
-    """QEMU started as board, with no display, monitor or serial port."""
+def headless(qemu, board, serial=True):
+    """QEMU started as board, with no display or monitor, and no serial
+    port unless serial is False (the caller gives them)."""
     return [str(qemu.binary(board.arch))] + board.qemu_args + [
-        "-display", "none", "-monitor", "none", "-serial", "none"]
+        "-display", "none", "-monitor", "none"] + (
+            ["-serial", "none"] if serial else [])
 
 
-def command(qemu, board, image, icount=True, extra=(), device_props=None):
-    """The QEMU command line that boots image on board."""
-    cmd = headless(qemu, board) + [
+def console_args(board, console=None):
+    """Every UART of board to QEMU's stdout, where the guest's
+    semihosting output goes too, or to the file console.  Each writes
+    when the guest does, so the two stay in the guest's order."""
+    # Not stdio (one frontend) nor a mux (four at most): the same file
+    # opened once for each UART, appending
+    path = str(Path(console).resolve()) if console else "/proc/self/fd/1"
+    args = []
+    for i in range(board.uarts):
+        args += ["-chardev", f"file,id=uart{i},path={path},append=on",
+                 "-serial", f"chardev:uart{i}"]
+    return args
+
+
+def command(qemu, board, image, icount=True, extra=(), device_props=None,
+            console=None):
+    """The QEMU command line that boots image on board, its UARTs on
+    stdout (or in the file console)."""
+    cmd = headless(qemu, board, serial=False) + console_args(board, console)
+    cmd += [
         "-chardev", "stdio,id=guest-stdio",
         "-semihosting-config", "enable=on,target=native,chardev=guest-stdio",
     ] + device_args(board, device_props)
@@ -113,17 +132,20 @@ class Relay:
 
 def boot(qemu, board, image, timeout=DEFAULT_TIMEOUT, icount=True,
          extra=(), capture=False, verbose=False, symbols=None,
-         device_props=None, keep=False, cwd=None):
+         device_props=None, keep=False, cwd=None, console=None):
     """Run the guest until it exits; stop it after timeout seconds.
 
     QEMU's stderr is passed on as it comes, less the board's known noise.
     symbols (an elf.Image) names the function a fault is in.
     device_props(base) adds properties to the core at base. With keep,
     the guest's stdout is passed on and also kept in the Result.  cwd is
-    where the guest's semihosting file I/O lands.
+    where the guest's semihosting file I/O lands.  The UARTs' output is
+    the guest's stdout too, unless console names a file for it.
     """
+    if console:
+        Path(console).write_text("")    # the UARTs append
     cmd = command(qemu, board, Path(image).resolve(), icount, extra,
-                  device_props)
+                  device_props, console)
     if verbose:
         say("running: " + " ".join(cmd))
     try:

@@ -21,13 +21,13 @@ def _wrote(path):
 
 
 def host_reports(cores, mode, timed_out=False):
-    """Print the host's readout of each core the guest printed no report
-    of (mode "auto", and only if it counted anything, or of every core
-    of a guest that timed out: what it had counted when QEMU was
-    stopped), of every core ("always"), or of none ("never")."""
+    """Print the host's readout of each core that counted anything and
+    that the guest printed no report of (mode "auto"; of a guest that
+    timed out, whether it printed one or not: what it had counted when
+    QEMU was stopped), of every core ("always"), or of none ("never")."""
     for core in cores:
-        if mode == "never" or (mode == "auto" and not timed_out and
-                               (core.reported or not core.used)):
+        if mode == "never" or (mode == "auto" and (
+                not core.used or (core.reported and not timed_out))):
             continue
         last = max((s.number for s in core.sections
                     if s.clocks or s.occurrences), default=1)
@@ -41,9 +41,10 @@ def host_reports(cores, mode, timed_out=False):
         print(readout.format_report(core, last), end="", flush=True)
 
 
-def produce(args, board, built, image, result, cores):
+def produce(args, board, built, image, result, cores, run=None):
     """Everything asked for; returns the exit status (the guest's, or
-    gate.REGRESSION_EXIT for a regression in a run that exited 0)."""
+    gate.REGRESSION_EXIT for a regression in a run that exited 0).
+    run: how the run ended (stops.json_run), for --json."""
     if not cores:
         say("no readout of the counters: QEMU was stopped before it "
             "could write one" + (f" (it did not stop within "
@@ -58,7 +59,8 @@ def produce(args, board, built, image, result, cores):
     if args.json or args.baseline:
         doc = report_json.document(
             board, built.binary(board.arch), image,
-            None if args.no_icount else board.icount_shift, result, cores)
+            None if args.no_icount else board.icount_shift, result, cores,
+            run)
     if args.json:
         report_json.write(args.json, doc)
         _wrote(args.json)

@@ -56,6 +56,19 @@ def qemu_args(qemu, board, out, period=EXACT, stacks=True, cycles=False,
     return _plugin_args(qemu, board, options)
 
 
+def with_options(extra, qemu, board, out, options):
+    """extra (QEMU arguments) with options added to its -plugin, or,
+    if it loads none, with the events plugin writing into out."""
+    if "-plugin" not in extra:
+        return list(extra) + _plugin_args(qemu, board,
+                                          [f"out={out}"] + options)
+    extra = list(extra)
+    at = extra.index("-plugin") + 1
+    extra[at] = ",".join([extra[at]] + [o.replace(",", ",,")
+                                        for o in options])
+    return extra
+
+
 def _plugin_args(qemu, board, options):
     options = ["events=on"] + options
     if board.arch == "arm":
@@ -101,6 +114,8 @@ def read(path):
     p = Profile()
     for line in lines[1:]:
         tag, *fields = line.split()
+        if tag in ("stopped-by", "start"):
+            continue                    # how the run ended: stops.read()
         if tag in ("mode", "cycles-model"):
             values = fields
         else:

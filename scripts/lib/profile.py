@@ -12,16 +12,19 @@ from pathlib import Path
 import boards
 import boot
 import cycles
+import elf
 import firmware
 import gate
 import gprof
 import hotspots
 import outputs
+import plugin
 import preflight
 import qemu
 import qmp
 import readout
-from common import BUILD, ArgumentParser, main_guard, say
+import stops
+from common import BUILD, ArgumentParser, Failure, main_guard, say
 
 EXAMPLES = ["checksum", "two_cores", "event_sampling", "counter_extension"]
 SOURCE_SUFFIXES = {".c", ".S", ".s"}
@@ -110,8 +113,10 @@ def parse_args(argv):
                    "then exit")
     p.add_argument("--timeout", type=seconds, default=boot.DEFAULT_TIMEOUT,
                    metavar="SECONDS",
-                   help="stop a guest that has not exited after this many "
-                   "host seconds, and exit with 124 (default: %(default)s)")
+                   help="the host-time safety net: stop a guest that has "
+                   "not exited or reached a stop after this many host "
+                   "seconds, write what it had, marked as cut short, and "
+                   "exit with 124 (default: %(default)s)")
     build = p.add_argument_group(
         "building your sources", "as a compiler takes them; the board's "
         "system.h and the library's headers are on the include path")
@@ -154,10 +159,32 @@ def parse_args(argv):
                      help="boot an image even if it does not look "
                      "bootable on the board (other architecture, memory "
                      "map, no semihosting)")
+    run.add_argument("--console", type=Path, metavar="FILE",
+                     help="write what the guest prints on its UARTs to "
+                     "FILE instead of the output (by default every UART "
+                     "of the board is shown, in order with semihosting "
+                     "output)")
     run.add_argument("--qemu-arg", action="append", default=[],
                      metavar="ARG",
                      help="pass ARG to QEMU (repeatable), e.g. "
                      "--qemu-arg=-d --qemu-arg=guest_errors")
+    stop = p.add_argument_group(
+        "stopping firmware that never exits", "at the same instruction "
+        "on every run (docs/user-guide.md); the first stop reached ends "
+        "the run, which then writes every output and exits 0")
+    stop.add_argument("--stop-after", type=stops.after, action="append",
+                      default=[], metavar="COUNT",
+                      help="stop after COUNT: " + stops.AFTER_FORMS +
+                      " (repeatable)")
+    stop.add_argument("--stop-at", type=stops.place, action="append",
+                      default=[], metavar="SYMBOL[:K]",
+                      help="stop when the pc reaches SYMBOL (or an "
+                      "address) for the K-th time (default 1), before "
+                      "that instruction runs (repeatable)")
+    stop.add_argument("--start-at", metavar="SYMBOL",
+                      help="profile (--sample, --cycles) from the first "
+                      "time the pc reaches SYMBOL (or an address), to "
+                      "leave boot and start-up out")
     hot = p.add_argument_group(
         "finding hot spots", "with no code in the guest and no change to "
         "what it measures; gprof reads the gmon.out with the image")
@@ -260,7 +287,21 @@ def parse_args(argv):
     if args.baseline and not args.baseline.is_file():
         p.error(f"--baseline {args.baseline}: no such file")
     check_files(p, args)
+    check_stops(p, args)
     return args
+
+
+def check_stops(parser, args):
+    kinds = {kind for kind, _ in args.stop_after}
+    if "cycles" in kinds and not args.cycles:
+        parser.error("--stop-after in cycles counts estimated cycles: add "
+                     "--cycles")
+    if "instructions" in kinds and args.no_icount:
+        parser.error("--stop-after in instructions needs -icount: drop "
+                     "--no-icount")
+    if args.start_at and args.sample is None and not args.cycles:
+        parser.error("--start-at starts the profile: it goes with "
+                     "--sample, --gprof or --cycles")
 
 
 def check_files(parser, args):
@@ -347,6 +388,14 @@ def main():
         image = choose_image(args, board, Path(workdir))
         symbols = None if args.no_image_check else \
             preflight.check(board, image)
+        stop = stops.Stops(args.stop_after, args.stop_at, args.start_at,
+                           symbols or readable(image))
+        if symbols and not stop and not preflight.calls_semihosting(symbols):
+            say(f"{image} makes no semihosting call, so it cannot exit by "
+                f"itself: the run ends at --timeout ({args.timeout:g} s of "
+                f"host time), cut short and not repeatable; give a stop "
+                f"(--stop-after, --stop-at) to end it at the same "
+                f"instruction every time")
         found = readout.Readout(workdir, args.timeline_events
                                 if args.timeline else 0)
         device_props = found.device_props
@@ -372,24 +421,61 @@ def main():
                 extra += estimate.qemu_args
         if profiler:
             extra += profiler.qemu_args
+        # The plugin that writes results says how the run ended
+        results = profiler.results if profiler else \
+            estimate.results if estimate else Path(workdir) / "run.txt"
+        extra = plugin.with_options(extra, built, board, results,
+                                    stop.plugin_options())
         result = boot.boot(built, board, image, timeout=args.timeout,
                            icount=not args.no_icount, extra=extra,
                            verbose=args.verbose, symbols=symbols,
                            device_props=device_props, keep=True,
                            # where the -pg program's gmon.out lands
-                           cwd=workdir if args.gprof else None)
+                           cwd=workdir if args.gprof else None,
+                           console=args.console)
         cores = found.load(base for base, _ in
                            board.counters + args.add_counter)
         if result.timed_out:
             guest = " ".join(args.files) or f"the {args.example} example"
             say(boot.timeout_message(guest, args.timeout))
-        else:
-            if profiler:
-                report_profile(args, board, profiler, image, Path(workdir))
-            if estimate:
-                sys.stdout.write(estimate.report())
-                sys.stdout.flush()
-        return outputs.produce(args, board, built, image, result, cores)
+        outcome = stops.read(results)
+        say(stop.summary(outcome, result, args.timeout))
+        if args.console:
+            say(f"the guest's UART output is in {args.console}")
+        report_results(args, board, profiler, estimate, image,
+                       Path(workdir), result.timed_out)
+        return outputs.produce(args, board, built, image, result, cores,
+                               run=stops.json_run(outcome, result))
+
+
+def readable(image):
+    """The elf.Image of image, or None if it cannot be read as one."""
+    try:
+        return elf.read(image)
+    except (elf.NotElf, OSError):
+        return None
+
+
+def report_results(args, board, profiler, estimate, image, workdir,
+                   cut_short):
+    """The profile and the cycle estimate, however the run ended; a run
+    cut short says so, and one QEMU could not finish writing loses only
+    what is missing."""
+    mark = " (cut short by --timeout)" if cut_short else ""
+    try:
+        if profiler:
+            if mark:
+                say("profile" + mark + ":")
+            report_profile(args, board, profiler, image, workdir)
+        if estimate:
+            if mark:
+                say("cycles" + mark + ":")
+            sys.stdout.write(estimate.report())
+            sys.stdout.flush()
+    except Failure as err:
+        if not cut_short:
+            raise
+        say(f"no profile of the run cut short: {err}")
 
 
 def report_profile(args, board, profiler, image, workdir):

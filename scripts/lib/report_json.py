@@ -67,9 +67,11 @@ def core_doc(core):
     return doc
 
 
-def document(board, qemu_binary, image, icount_shift, result, cores):
-    """The --json document of a run (icount_shift None: no -icount)."""
-    return {
+def document(board, qemu_binary, image, icount_shift, result, cores,
+             run=None):
+    """The --json document of a run (icount_shift None: no -icount;
+    run: how it ended, stops.json_run)."""
+    doc = {
         "format": FORMAT,
         "version": VERSION,
         "board": board.name,
@@ -85,6 +87,9 @@ def document(board, qemu_binary, image, icount_shift, result, cores):
         "timed_out": result.timed_out,
         "cores": [core_doc(c) for c in cores],
     }
+    if run:
+        doc["run"] = run
+    return doc
 
 
 def write(path, doc):

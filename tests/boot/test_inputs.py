@@ -61,13 +61,20 @@ def build_spin(tmp):
     return elf
 
 
-def test_an_elf_without_semihosting_is_refused(ctx, board):
+def test_an_elf_without_semihosting_boots_and_a_stop_ends_it(ctx, board):
+    """Firmware that cannot exit is booted as it is; without a stop the
+    user is told what will end it."""
     with tempfile.TemporaryDirectory() as tmp:
         elf = build_spin(tmp)
-        refused(profile(elf), "makes no semihosting call",
-                "--no-image-check")
-        bypassed = profile("--no-image-check", "--timeout", "1", elf)
-    assert bypassed.returncode == 124, bypassed.stderr
+        endless = profile("--timeout", "1", elf)
+        stopped = profile("--stop-after", "10k", elf)
+    assert endless.returncode == 124, endless.stderr
+    assert "makes no semihosting call, so it cannot exit by itself" in \
+        endless.stderr, endless.stderr
+    assert stopped.returncode == 0, stopped.stderr
+    assert "run: stopped after 10,000 instructions; 10,000 instructions" \
+        in stopped.stderr, stopped.stderr
+    assert "cannot exit by itself" not in stopped.stderr, stopped.stderr
 
 
 def test_a_lockup_gives_its_reason_before_qemus_dump(ctx, board):

@@ -149,13 +149,10 @@ def test_hanging_guest_gets_its_partial_readout(ctx, board):
     with tempfile.TemporaryDirectory() as tmp:
         proc, doc = profile_hanging(board, image, tmp)
     assert "hanging" in proc.stdout
-    for base, _ in board.counters:
-        assert (f"[perf-counter] partial host readout of the core at "
-                f"{base:#010x} (when the guest was stopped):\n"
-                f"--Performance Counter Report--\n") in proc.stdout, \
-            proc.stdout
-    # hang.c never touches the counter
+    # hang.c never touches the counter: no table of zeros
     assert all(c["global"]["clocks"] == 0 for c in doc["cores"])
+    assert "host readout" not in proc.stdout, proc.stdout
+    assert doc["run"]["ended"] == "timeout", doc["run"]
 
 
 def test_partial_readout_counts_until_the_stop(ctx, board):
