@@ -19,6 +19,7 @@ frame when it fits.
 """
 
 import hashlib
+import sys
 from xml.sax.saxutils import escape
 
 WIDTH = 1200
@@ -70,8 +71,15 @@ def _colour(name):
     return f"rgb({205 + h[0] % 50},{h[1] % 230},{h[2] % 55})"
 
 
-def _depth(node):
-    return 1 + max((_depth(c) for c in node.children.values()), default=0)
+def _depth(root):
+    """Frames on the deepest stack, counted without recursion: stacks
+    may be deeper than Python's recursion limit."""
+    deepest, todo = 0, [(root, 1)]
+    while todo:
+        node, depth = todo.pop()
+        deepest = max(deepest, depth)
+        todo.extend((c, depth + 1) for c in node.children.values())
+    return deepest
 
 
 def render(collapsed_lines, title="Flame graph", unit="samples"):
@@ -80,6 +88,8 @@ def render(collapsed_lines, title="Flame graph", unit="samples"):
     data-count."""
     root = parse(collapsed_lines)
     depth = _depth(root)
+    # draw() recurses once a frame: as deep as the deepest stack
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), depth + 100))
     height = PAD_TOP + depth * FRAME_H + PAD_BOTTOM
     scale = (WIDTH - 2 * PAD_SIDE) / root.total if root.total else 0.0
     out = [f'<?xml version="1.0" encoding="UTF-8"?>',
