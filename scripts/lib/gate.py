@@ -19,6 +19,10 @@ sets them, the most specific KEY winning:
   SECTION          every metric of a section ("total": the global one)
   *                every metric of every section
 
+A run that a stop ended (scripts/profile --stop-after, --stop-at) also
+compares its instructions to the stop, as the counter "(run to the
+stop)", key "run": what firmware that never exits takes to get there.
+
 Counts under -icount are exact, so any other change is real too: it is
 shown, but fails nothing. A value of the baseline missing from the run
 is a regression; a value only the run has is shown as new.
@@ -34,6 +38,7 @@ DEFAULT_REL = 1.0       # percent
 DEFAULT_ABS = 0         # clocks
 REGRESSION_EXIT = 3
 TOTAL = "total"
+RUN = "run"
 
 
 @dataclass
@@ -112,6 +117,10 @@ def _values(doc):
             metrics = _metrics(counter)
             for metric in sorted(metrics, key=lambda m: (m != "clocks", m)):
                 out[(base, key, metric)] = (name, metrics[metric])
+    run = doc.get("run") or {}
+    if run.get("ended") == "stop" and run.get("instructions") is not None:
+        out[(RUN, RUN, "instructions")] = ("(run to the stop)",
+                                           run["instructions"])
     return out
 
 
@@ -159,7 +168,7 @@ def compare(current, baseline, thresholds=None):
 
 def unused_thresholds(rows, thresholds):
     """Threshold keys that name no value (a typo, most likely)."""
-    known = {"*", TOTAL}
+    known = {"*", TOTAL, RUN}
     for r in rows:
         every = TOTAL if r.key == TOTAL else "*"
         known |= {r.name, r.key, f"{r.metric}:{every}",

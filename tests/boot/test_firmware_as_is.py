@@ -167,3 +167,26 @@ def test_the_profile_can_start_at_a_symbol(ctx, board):
     per_tick = board.freq // TICK_HZ
     assert abs(covered - 100 * per_tick) < per_tick, (covered, per_tick)
     assert "profiled from the first arrival at report" in proc.stderr
+
+
+def test_a_ci_gate_works_on_firmware_that_never_exits(ctx, board):
+    """--baseline on a run a stop ended: the instructions to the stop
+    are a value of the gate, same on a second run, a regression against
+    a baseline that took 1% fewer."""
+    with tempfile.TemporaryDirectory() as tmp:
+        stop = ("--stop-at", "report:2")
+        ran(profile(ctx, board, *stop, "--json", "base.json", cwd=tmp))
+        same = ran(profile(ctx, board, *stop, "--baseline", "base.json",
+                           "--junit", "gate.xml", cwd=tmp))
+        assert "<testsuite" in (Path(tmp) / "gate.xml").read_text()
+        doc = json.loads((Path(tmp) / "base.json").read_text())
+        doc["run"]["instructions"] = doc["run"]["instructions"] * 99 // 100
+        (Path(tmp) / "faster.json").write_text(json.dumps(doc))
+        slower = profile(ctx, board, *stop, "--baseline", "faster.json",
+                         cwd=tmp)
+    row = [line for line in same.stdout.splitlines()
+           if "(run to the stop)" in line]
+    assert len(row) == 1 and "| +0 | +0.00% |" in row[0], same.stdout
+    assert slower.returncode == 3, slower.stdout + slower.stderr
+    assert "regression against faster.json: (run to the stop) " \
+        "instructions (run)" in slower.stderr, slower.stderr

@@ -17,13 +17,6 @@
 #include "system.h"
 #include "uart_ticker.h"
 
-#define UART0_BASE 0x09000000
-#define PL011_DR 0x000
-#define PL011_FR 0x018
-#define PL011_FR_TXFF (1u << 5)
-#define PL011_CR 0x030
-#define PL011_CR_UARTEN (1u << 0)
-#define PL011_CR_TXE (1u << 8)
 
 #define GICD_BASE 0x08000000
 #define GICD_CTLR 0x000
@@ -41,19 +34,6 @@
 #define TIMER_PERIOD (BOARD_TIMER_HZ / TICK_HZ)
 
 static alt_u64 next_compare;
-
-void board_uart_init(void)
-{
-    IOWR_32DIRECT(UART0_BASE, PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE);
-}
-
-void board_uart_putc(char c)
-{
-    while (IORD_32DIRECT(UART0_BASE, PL011_FR) & PL011_FR_TXFF) {
-        continue;
-    }
-    IOWR_32DIRECT(UART0_BASE, PL011_DR, (alt_u8)c);
-}
 
 static alt_u64 read_cntvct(void)
 {

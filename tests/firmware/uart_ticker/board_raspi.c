@@ -18,13 +18,6 @@
 #include "system.h"
 #include "uart_ticker.h"
 
-#define UART0_BASE 0x20201000
-#define PL011_DR 0x000
-#define PL011_FR 0x018
-#define PL011_FR_TXFF (1u << 5)
-#define PL011_CR 0x030
-#define PL011_CR_UARTEN (1u << 0)
-#define PL011_CR_TXE (1u << 8)
 
 #define SYSTIMER_BASE 0x20003000
 #define SYSTIMER_CS 0x00        /* match flags, write 1 to clear */
@@ -40,19 +33,6 @@
 #define TIMER_PERIOD (BOARD_TIMER_HZ / TICK_HZ)
 
 static alt_u32 next_compare;
-
-void board_uart_init(void)
-{
-    IOWR_32DIRECT(UART0_BASE, PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE);
-}
-
-void board_uart_putc(char c)
-{
-    while (IORD_32DIRECT(UART0_BASE, PL011_FR) & PL011_FR_TXFF) {
-        continue;
-    }
-    IOWR_32DIRECT(UART0_BASE, PL011_DR, (alt_u8)c);
-}
 
 void board_tick_start(void)
 {

@@ -1,0 +1,28 @@
+/*
+ * uart_ticker's console on the boards with a PL011 (arm-virt,
+ * raspi1ap): UART0_BASE comes from meson.build.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "io.h"
+#include "uart_ticker.h"
+
+#define PL011_DR 0x000
+#define PL011_FR 0x018
+#define PL011_FR_TXFF (1u << 5)
+#define PL011_CR 0x030
+#define PL011_CR_UARTEN (1u << 0)
+#define PL011_CR_TXE (1u << 8)
+
+void board_uart_init(void)
+{
+    IOWR_32DIRECT(UART0_BASE, PL011_CR, PL011_CR_UARTEN | PL011_CR_TXE);
+}
+
+void board_uart_putc(char c)
+{
+    while (IORD_32DIRECT(UART0_BASE, PL011_FR) & PL011_FR_TXFF) {
+        continue;
+    }
+    IOWR_32DIRECT(UART0_BASE, PL011_DR, (alt_u8)c);
+}
