@@ -111,6 +111,25 @@ def test_a_stop_in_estimated_cycles_is_exact(ctx, board):
     assert 200_000 <= cycles < 200_000 + 40, proc.stdout
 
 
+def test_a_stop_at_a_symbol_counts_every_cycle_before_it(ctx, board):
+    """The cycles to the stop at report:2, given as a stop in cycles,
+    end the run at the same instruction: no cost of the instructions
+    before the stop was left out (or added twice)."""
+    if board.name not in plugin.CYCLE_MODELS:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        at = ran(profile(ctx, board, "--cycles", "--stop-at", "report:2",
+                         "--json", "at.json", cwd=tmp))
+        cycles = int(at.stdout.split("cycles: ")[1].split()[0])
+        after = ran(profile(ctx, board, "--cycles", "--stop-after",
+                            f"{cycles}cycles", "--json", "after.json",
+                            cwd=tmp))
+        runs = [json.loads((Path(tmp) / f).read_text())["run"]
+                for f in ("at.json", "after.json")]
+    assert runs[0]["instructions"] == runs[1]["instructions"], runs
+    assert f"cycles: {cycles} " in after.stdout, after.stdout
+
+
 def test_a_timeout_still_writes_every_output(ctx, board):
     files = {"--stacks": "stacks.txt", "--flamegraph": "flame.svg",
              "--speedscope": "speedscope.json", "--json": "run.json",

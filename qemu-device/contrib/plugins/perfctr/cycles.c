@@ -51,6 +51,7 @@
 
 #include "cycles.h"
 #include "events.h"
+#include "stop.h"
 
 #define NO_PC UINT64_MAX
 #define MAX_WINDOWS 256
@@ -754,7 +755,8 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         pending.cycles += cost[i];
         pending.insns++;
         if (targets || accesses_memory(&insns[i].t) || operands ||
-            i == n - 1) {
+            i == n - 1 || stop_point(insns[i + 1].pc)) {
+            /* (a stop or the start comes before the next one's adds) */
             flush(insn, &pending, targets);
         }
         if (operands) {

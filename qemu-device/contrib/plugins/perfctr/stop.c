@@ -144,6 +144,18 @@ static void start_reached(unsigned vcpu_index, void *udata)
     cycles_restart();
 }
 
+bool stop_point(uint64_t pc)
+{
+    guint i;
+
+    for (i = 0; pc_stops && i < pc_stops->len; i++) {
+        if (g_array_index(pc_stops, PcStop, i).pc == pc) {
+            return true;
+        }
+    }
+    return pc == start_pc;
+}
+
 void stop_instrument(struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb), i, s;

@@ -18,6 +18,8 @@ bool stop_parse_start(const char *value);
 bool stop_init(void);
 /* First of all instrumentation: a stop abandons its instruction */
 void stop_instrument(struct qemu_plugin_tb *tb);
+/* Whether a stop or the start is at pc: counts must be settled before */
+bool stop_point(uint64_t pc);
 /* What ended the run, what it covered, whether the start was reached */
 void stop_write(FILE *out);
 
