@@ -17,7 +17,7 @@ PACKAGES="
     gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi
     gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
     device-tree-compiler clang libclang-rt-14-dev cmake
-    python3-jsonschema libxml2-utils
+    python3-jsonschema libxml2-utils python3-pytest python3-pytest-xdist
 "
 SOURCES=/etc/apt/sources.list.d/perf-counter.sources
 RELEASE=bookworm
