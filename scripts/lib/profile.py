@@ -278,7 +278,8 @@ def parse_args(argv):
                      help="with --baseline: also write the comparison as "
                      "JUnit XML, a test case per value (a metric of a "
                      "counter)")
-    args = p.parse_args(argv)
+    # As a compiler takes them: options and files in any order
+    args = p.parse_intermixed_args(sample_value_or_file(argv))
     if (args.junit or args.threshold) and not args.baseline:
         p.error("--junit and --threshold go with --baseline")
     if args.qmp and not args.qmp.resolve().parent.is_dir():
@@ -289,6 +290,22 @@ def parse_args(argv):
     check_files(p, args)
     check_stops(p, args)
     return args
+
+
+def sample_value_or_file(argv):
+    """argv with '--sample X', where X is not a period, as '--sample X'
+    meaning the default period and the file X: --sample's value is
+    optional, and what is not a period is a file."""
+    out = []
+    for i, arg in enumerate(argv):
+        out.append(arg)
+        if arg == "--sample" and i + 1 < len(argv):
+            try:
+                hotspots.period(argv[i + 1])
+            except argparse.ArgumentTypeError:
+                if not argv[i + 1].startswith("-"):
+                    out[-1] = f"--sample={hotspots.DEFAULT_PERIOD}"
+    return out
 
 
 def check_stops(parser, args):

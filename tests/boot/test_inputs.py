@@ -180,3 +180,33 @@ def test_a_counter_at_a_base_of_ones_choosing(ctx, board):
     assert placed.returncode == 1, placed.stderr
     assert nowhere.returncode == 1, nowhere.stderr
     assert "where this board has room" in nowhere.stderr, nowhere.stderr
+
+
+TWO_FILES = {
+    "a.c": '#include <stdio.h>\nint twice(int);\n'
+           'int main(void) { printf("x=%d\\n", twice(X)); return 0; }\n',
+    "b.c": "int twice(int v) { return 2 * v; }\n",
+}
+
+
+def test_options_and_files_go_in_any_order(ctx, board):
+    """As a compiler takes them: files before, between and after
+    options; --sample's optional value not taking a file for one."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in TWO_FILES.items():
+            (Path(tmp) / name).write_text(text)
+        a, b = (str(Path(tmp) / n) for n in TWO_FILES)
+        mixed = profile(a, "-D", "X=3", b)
+        # (-o: the image --sample keeps goes in tmp, not the cwd)
+        sampled = profile("--sample", a, "-D", "X=4", b, "-o",
+                          Path(tmp) / "a.elf")
+        period = profile("--sample", "500", "-DX=5", a, b, "-o",
+                         Path(tmp) / "a.elf")
+    assert mixed.returncode == 0 and "x=6\n" in mixed.stdout, \
+        mixed.stdout + mixed.stderr
+    assert sampled.returncode == 0 and "x=8\n" in sampled.stdout, \
+        sampled.stderr
+    assert "a sample every 1000 clocks" in sampled.stderr, sampled.stderr
+    assert period.returncode == 0 and "x=10\n" in period.stdout, \
+        period.stderr
+    assert "a sample every 500 clocks" in period.stderr, period.stderr
