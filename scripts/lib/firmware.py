@@ -10,8 +10,10 @@ different programs never share a file.
 """
 
 import json
+import re
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -147,6 +149,24 @@ def _check_heap(path, wanted):
 
 
 def _compile(cmd, failed):
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL)
+    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True,
+                          errors="replace")
+    sys.stderr.write(proc.stderr)
+    sys.stderr.flush()
     if proc.returncode != 0:
-        raise Failure(f"{failed}: the compiler's messages are above")
+        raise Failure(f"{failed}: the compiler's messages are above"
+                      + _instance_hint(proc.stderr))
+
+
+def _instance_hint(messages):
+    """What to do about a base address the program names and system.h
+    does not: a Nios II system's own instance name, most likely."""
+    names = sorted(set(re.findall(r"[‘'](\w+_BASE)[’'] undeclared",
+                                  messages)))
+    if not names:
+        return ""
+    maps = " ".join(f"-D {n}=PERFORMANCE_COUNTER_BASE" for n in names)
+    return (f"; if {', '.join(names)} is the instance name of the "
+            f"performance counter in your Nios II system, map it to the "
+            f"board's: {maps} (docs/porting-from-nios2.md)")

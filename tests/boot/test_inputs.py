@@ -210,3 +210,16 @@ def test_options_and_files_go_in_any_order(ctx, board):
     assert period.returncode == 0 and "x=10\n" in period.stdout, \
         period.stderr
     assert "a sample every 500 clocks" in period.stderr, period.stderr
+
+
+def test_an_unknown_instance_name_gets_its_mapping(ctx, board):
+    """A program written for a Nios II system whose counter instance
+    has another name: gcc's 'undeclared', then what to pass."""
+    with tempfile.TemporaryDirectory() as tmp:
+        main = Path(tmp) / "main.c"
+        main.write_text('#include "altera_avalon_performance_counter.h"\n'
+                        "int main(void) { PERF_RESET(MY_PC_BASE); "
+                        "return 0; }\n")
+        proc = profile(main)
+    refused(proc, "undeclared",
+            "-D MY_PC_BASE=PERFORMANCE_COUNTER_BASE")
