@@ -41,6 +41,32 @@ def host_reports(cores, mode, timed_out=False):
         print(readout.format_report(core, last), end="", flush=True)
 
 
+def built_from_sources(args):
+    files = getattr(args, "files", None) or []
+    return bool(files) and all(Path(f).suffix in (".c", ".S", ".s")
+                               for f in files)
+
+
+def warn_empty_sections(cores, optimization):
+    """A section of the user's sources that was entered but measured 1
+    clock or less: its code was most likely optimized away (a loop
+    whose result is not used), which programs written for Nios II,
+    built at -O0 or -Os there, do not expect.  Not a section named for
+    the overhead it measures on purpose, empty (AN 391's pc_overhead)."""
+    for core in cores:
+        for s in core.sections:
+            name = s.name or f"section {s.number}"
+            if s.occurrences and s.clocks <= s.occurrences and \
+                    "overhead" not in name.lower():
+                level = f" at -O{optimization}"
+                say(f"{name} (core {core.base:#010x}) measured "
+                    f"{s.clocks} clock(s) in {s.occurrences} "
+                    f"occurrence(s): the compiler{level} may have removed "
+                    f"its code (a loop whose result is never used); "
+                    f"Nios II programs are usually built with -O0 or -Os "
+                    f"(scripts/profile -O 0), or use the result")
+
+
 def produce(args, board, built, image, result, cores, run=None):
     """Everything asked for; returns the exit status (the guest's, or
     gate.REGRESSION_EXIT for a regression in a run that exited 0).
@@ -52,6 +78,8 @@ def produce(args, board, built, image, result, cores, run=None):
                                  f"killed)" if result.timed_out else ""))
     readout.match_guest_reports(cores, result.output)
     host_reports(cores, args.host_report, result.timed_out)
+    if built_from_sources(args):
+        warn_empty_sections(cores, args.optimization)
     if args.chart:
         print(charts.text(cores, unicode=_utf8(sys.stdout)), end="",
               flush=True)

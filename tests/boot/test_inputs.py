@@ -223,3 +223,37 @@ def test_an_unknown_instance_name_gets_its_mapping(ctx, board):
         proc = profile(main)
     refused(proc, "undeclared",
             "-D MY_PC_BASE=PERFORMANCE_COUNTER_BASE")
+
+
+VANISHING_LOOP = """
+#include "altera_avalon_performance_counter.h"
+#include "system.h"
+int main(void)
+{
+    void *p = (void *)PERFORMANCE_COUNTER_BASE;
+    int sum = 0;
+
+    PERF_RESET(p);
+    PERF_START_MEASURING(p);
+    PERF_BEGIN(p, 1);
+    for (int i = 0; i < 1000; i++) {
+        sum += i;               /* never used: gone at -O2 */
+    }
+    PERF_END(p, 1);
+    PERF_STOP_MEASURING(p);
+    return 0;
+}
+"""
+
+
+def test_a_section_optimized_away_is_pointed_out(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        main = Path(tmp) / "main.c"
+        main.write_text(VANISHING_LOOP)
+        gone = profile(main)
+        kept = profile("-O", "0", main)
+    assert gone.returncode == 0, gone.stderr
+    assert "may have removed its code" in gone.stderr, gone.stderr
+    assert "at -O2" in gone.stderr, gone.stderr
+    assert kept.returncode == 0, kept.stderr
+    assert "may have removed" not in kept.stderr, kept.stderr
