@@ -61,6 +61,7 @@ def console_args(board, console=None):
     # Not stdio (one frontend) nor a mux (four at most): the same file
     # opened once for each UART, appending
     path = str(Path(console).resolve()) if console else "/proc/self/fd/1"
+    path = path.replace(",", ",,")      # QEMU's option syntax
     args = []
     for i in range(board.uarts):
         args += ["-chardev", f"file,id=uart{i},path={path},append=on",

@@ -158,7 +158,7 @@ def parse_args(argv):
     run.add_argument("--no-image-check", action="store_true",
                      help="boot an image even if it does not look "
                      "bootable on the board (other architecture, memory "
-                     "map, no semihosting)")
+                     "map)")
     run.add_argument("--console", type=Path, metavar="FILE",
                      help="write what the guest prints on its UARTs to "
                      "FILE instead of the output (by default every UART "
@@ -293,9 +293,9 @@ def parse_args(argv):
 
 
 def sample_value_or_file(argv):
-    """argv with '--sample X', where X is not a period, as '--sample X'
-    meaning the default period and the file X: --sample's value is
-    optional, and what is not a period is a file."""
+    """argv with '--sample X', where X is not a period, read as the
+    default period and the file X: --sample's value is optional, and
+    what is not a period is a file."""
     out = []
     for i, arg in enumerate(argv):
         out.append(arg)
