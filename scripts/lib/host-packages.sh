@@ -18,6 +18,7 @@ PACKAGES="
     gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
     device-tree-compiler clang libclang-rt-14-dev cmake
     python3-jsonschema libxml2-utils python3-pytest python3-pytest-xdist
+    python3-pyelftools
 "
 SOURCES=/etc/apt/sources.list.d/perf-counter.sources
 RELEASE=bookworm
@@ -124,12 +125,31 @@ Signed-By: $keyring
 SRC
 fi
 
-say "installing: $need"
+# One line per step; apt's and dpkg's own output in a log, shown (its
+# end, and where the rest is) only if a step fails
+LOG_DIR=${PERF_COUNTER_CACHE:-$HOME/.cache/perf-counter}
+LOG=$LOG_DIR/host-packages.log
+mkdir -p "$LOG_DIR"
+: > "$LOG"
+step() {
+    what=$1
+    shift
+    say "$what"
+    if ! "$@" >> "$LOG" 2>&1; then
+        tail -n 20 "$LOG" | sed 's/^/    /' >&2
+        say "failed: $what; the whole log: $LOG"
+        exit 1
+    fi
+}
+
+say "missing: $need"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
+step "apt-get update" $SUDO apt-get update -q
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -q --no-install-recommends $PACKAGES
-$SUDO apt-get install -y -q --no-install-recommends -t bookworm-backports meson
+step "installing $(echo $need | wc -w) packages with what they need (a few minutes)" \
+    $SUDO apt-get install -y -q --no-install-recommends $PACKAGES
+step "installing meson from $RELEASE-backports" \
+    $SUDO apt-get install -y -q --no-install-recommends -t bookworm-backports meson
 
 need=$(missing)
 if [ -n "$need" ]; then
