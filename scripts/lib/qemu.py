@@ -81,7 +81,7 @@ def source_tree():
     top = CACHE / "qemu-source"
     cache.ensure(top, SOURCE_PACKAGE, lambda _: _download_source(top),
                  "Debian's QEMU source")
-    return _unpacked_tree(top)
+    return unpacked_source(top)
 
 
 def _download_source(top):
@@ -92,10 +92,10 @@ def _download_source(top):
     top.mkdir(parents=True)
     run(["apt-get", "source", "-q", SOURCE_PACKAGE], cwd=top,
         log=top / "apt-get-source.log")
-    _unpacked_tree(top)
+    unpacked_source(top)
 
 
-def _unpacked_tree(top):
+def unpacked_source(top):
     trees = [p for p in top.glob("qemu-*") if p.is_dir()]
     if len(trees) != 1:
         raise Failure(f"expected one unpacked QEMU tree in {top}, found "

@@ -10,14 +10,13 @@ tests/firmware/migrate_events.c does the same with the events state:
 event counts, an armed threshold, a pending overflow flag.
 """
 
-import json
-import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import boot
+from qmp import connect
 from bootlib import (assert_counts, c_defines, expect_exit, load_size,
                      parse_records, run_image)
 
@@ -25,36 +24,6 @@ PER_BOARD = True
 IMAGE = "tests/firmware/migrate.elf"
 EVENTS_IMAGE = "tests/firmware/migrate_events.elf"
 PERFCTR_FLAG_OVF = 2
-
-
-class Qmp:
-    def __init__(self, path):
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                self.sock = socket.socket(socket.AF_UNIX)
-                self.sock.connect(str(path))
-                break
-            except OSError:
-                self.sock.close()
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.02)
-        self.reader = self.sock.makefile("r")
-        self.reader.readline()              # greeting
-        self.execute("qmp_capabilities")
-
-    def execute(self, command, **arguments):
-        msg = {"execute": command}
-        if arguments:
-            msg["arguments"] = arguments
-        self.sock.sendall(json.dumps(msg).encode() + b"\n")
-        while True:
-            reply = json.loads(self.reader.readline())
-            if "event" in reply:
-                continue
-            assert "error" not in reply, f"{command}: {reply['error']}"
-            return reply["return"]
 
 
 def saved_and_restored(ctx, board, image_path, marker):
@@ -73,7 +42,7 @@ def saved_and_restored(ctx, board, image_path, marker):
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         try:
-            qmp = Qmp(sock)
+            qmp = connect(sock, wait=10)
             # Into its spin (0.6 s or more on this fast a host)
             assert first.stdout.readline() == "started\n"
             time.sleep(0.1)
@@ -99,7 +68,7 @@ def saved_and_restored(ctx, board, image_path, marker):
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         try:
-            qmp = Qmp(sock2)
+            qmp = connect(sock2, wait=10)
             while qmp.execute("query-status")["status"] == "inmigrate":
                 time.sleep(0.02)
             qmp.execute("cont")
