@@ -251,3 +251,43 @@ def test_own_instance_name_unmapped_names_it(ctx, board):
     proc = profile_lab(board)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "'P_COUNTER_BASE' undeclared" in proc.stderr, proc.stderr
+
+
+CPU_NAMES = r"""
+#include <stdio.h>
+#include "system.h"
+
+int main(void)
+{
+    printf("impl=%s arch=%s freq=%lu same=%d dcache=%d icache=%d div=%d "
+           "mul=%d system=%s\n", NIOS2_CPU_IMPLEMENTATION,
+           ALT_CPU_ARCHITECTURE, (unsigned long)NIOS2_CPU_FREQ,
+           NIOS2_CPU_FREQ == ALT_CPU_FREQ, NIOS2_DCACHE_SIZE,
+           NIOS2_ICACHE_SIZE, NIOS2_HARDWARE_DIVIDE_PRESENT,
+           NIOS2_HARDWARE_MULTIPLY_PRESENT, ALT_SYSTEM_NAME);
+    return 0;
+}
+"""
+# ARMv6 (the ARM1176) has no divide instruction; the others have one
+HAS_DIVIDE = {"raspi1ap": 0}
+
+
+def test_system_h_gives_a_nios2_bsps_cpu_names(ctx, board, tmp_path):
+    """A program that prints its CPU's configuration as a Nios II BSP's
+    system.h gives it compiles unchanged and reads the emulated CPU."""
+    source = tmp_path / "cpu.c"
+    source.write_text(CPU_NAMES)
+    proc = subprocess.run(
+        [str(REPO / "scripts" / "profile"), "--board", board.name,
+         "--cflags=-Wall -Werror", str(source)], stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    fields = dict(f.split("=", 1) for f in proc.stdout.split("\n")[0].split())
+    assert fields["impl"] == "fast" and fields["same"] == "1", fields
+    assert int(fields["freq"]) == board.freq, fields
+    assert fields["dcache"] == fields["icache"] == "0", fields
+    assert int(fields["div"]) == HAS_DIVIDE.get(board.name, 1), fields
+    assert fields["mul"] == "1", fields
+    # the board's system.h: one for the three MPS2 boards
+    assert fields["system"] == board.system_h.parent.name.replace(
+        "raspi", "raspi1ap"), fields

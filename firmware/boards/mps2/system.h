@@ -17,6 +17,20 @@
 #define ALT_CPU_FREQ 31250000
 
 /*
+ * The CPU as a Nios II BSP's system.h describes its own (the names
+ * programs read; the rest, and the NIOS2_ names, in alt_cpu_names.h)
+ */
+#define ALT_CPU_ARCHITECTURE "arm_cortex_m"
+#define ALT_CPU_CPU_IMPLEMENTATION "fast"
+#define ALT_CPU_CPU_FREQ 31250000u
+#define ALT_CPU_HARDWARE_DIVIDE_PRESENT 1
+#define ALT_CPU_RESET_ADDR 0x00000000
+#define ALT_CPU_EXCEPTION_ADDR 0x00000000
+#define ALT_CPU_BREAK_ADDR 0x00000000
+#define ALT_SYSTEM_NAME "mps2"
+#include "alt_cpu_names.h"
+
+/*
  * The cores' interrupts (the _IRQ names below): NVIC external interrupt
  * lines.  QEMU gives the -device perf-counter lines 28-31 in the order
  * they are plugged (on the real FPGA images GPIO 0's pin 4-7

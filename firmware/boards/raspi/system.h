@@ -22,6 +22,20 @@
 #define ALT_CPU_FREQ 1000000000
 
 /*
+ * The CPU as a Nios II BSP's system.h describes its own (the names
+ * programs read; the rest, and the NIOS2_ names, in alt_cpu_names.h)
+ */
+#define ALT_CPU_ARCHITECTURE "arm_arm1176jzf_s"
+#define ALT_CPU_CPU_IMPLEMENTATION "fast"
+#define ALT_CPU_CPU_FREQ 1000000000u
+#define ALT_CPU_HARDWARE_DIVIDE_PRESENT 0
+#define ALT_CPU_RESET_ADDR 0x00008000
+#define ALT_CPU_EXCEPTION_ADDR 0x00000000
+#define ALT_CPU_BREAK_ADDR 0x00000000
+#define ALT_SYSTEM_NAME "raspi1ap"
+#include "alt_cpu_names.h"
+
+/*
  * The cores' interrupts (the _IRQ names below): BCM2835 GPU interrupts
  * (IRQ pending 1).  Our QEMU gives the -device perf-counter GPU
  * interrupts 12-15 (the VideoCore's multicore sync lines, which nothing

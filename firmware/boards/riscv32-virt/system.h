@@ -22,6 +22,20 @@
 #define ALT_CPU_FREQ 125000000
 
 /*
+ * The CPU as a Nios II BSP's system.h describes its own (the names
+ * programs read; the rest, and the NIOS2_ names, in alt_cpu_names.h)
+ */
+#define ALT_CPU_ARCHITECTURE "riscv_rv32imac"
+#define ALT_CPU_CPU_IMPLEMENTATION "fast"
+#define ALT_CPU_CPU_FREQ 125000000u
+#define ALT_CPU_HARDWARE_DIVIDE_PRESENT 1
+#define ALT_CPU_RESET_ADDR 0x80000000
+#define ALT_CPU_EXCEPTION_ADDR 0x80000000
+#define ALT_CPU_BREAK_ADDR 0x00000000
+#define ALT_SYSTEM_NAME "riscv32-virt"
+#include "alt_cpu_names.h"
+
+/*
  * The cores' interrupts (the _IRQ names below): PLIC sources.  QEMU's
  * platform bus gives the -device perf-counter sources from 64 in the
  * order they are plugged, as the device tree's "interrupts" say; the
