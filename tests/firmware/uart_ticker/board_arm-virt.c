@@ -94,10 +94,5 @@ int board_irq_ack(void)
 
 void board_fault(int what)
 {
-    uart_puts("uart_ticker: fault, exception ");
-    board_uart_putc('0' + what);
-    board_uart_putc('\n');
-    for (;;) {
-        continue;
-    }
+    uart_ticker_fault("exception", what);
 }

@@ -80,13 +80,7 @@ void mps2_fault_isr(void)
     alt_u32 ipsr;
 
     __asm__ volatile("mrs %0, ipsr" : "=r"(ipsr));
-    uart_puts("uart_ticker: fault, exception ");
-    board_uart_putc('0' + (ipsr & 0x1ff) / 10 % 10);
-    board_uart_putc('0' + (ipsr & 0x1ff) % 10);
-    board_uart_putc('\n');
-    for (;;) {
-        continue;
-    }
+    uart_ticker_fault("exception", ipsr & 0x1ff);
 }
 
 /* Nothing else is enabled: an unexpected exception stops the program */

@@ -71,19 +71,6 @@ static void write_mtimecmp(alt_u64 value)
     IOWR_32DIRECT(CLINT_MTIMECMP_LO, 0, (alt_u32)value);
 }
 
-static void fault(alt_u32 cause)
-{
-    int shift;
-
-    uart_puts("uart_ticker: fault, mcause 0x");
-    for (shift = 28; shift >= 0; shift -= 4) {
-        board_uart_putc("0123456789abcdef"[(cause >> shift) & 15]);
-    }
-    board_uart_putc('\n');
-    for (;;) {
-        continue;
-    }
-}
 
 __attribute__((interrupt("machine"), aligned(4)))
 static void riscv_trap(void)
@@ -92,7 +79,7 @@ static void riscv_trap(void)
 
     __asm__ volatile("csrr %0, mcause" : "=r"(cause));
     if (cause != MCAUSE_MACHINE_TIMER) {
-        fault(cause);
+        uart_ticker_fault("mcause", cause);
     }
     /* The next tick 1 ms after this one: drops mip.MTIP */
     next_compare += TIMER_PERIOD;

@@ -163,3 +163,19 @@ int main(void)
         }
     }
 }
+
+void uart_ticker_fault(const char *what, alt_u32 code)
+{
+    int shift;
+
+    uart_puts("uart_ticker: fault, ");
+    uart_puts(what);
+    uart_puts(" 0x");
+    for (shift = 28; shift >= 0; shift -= 4) {
+        board_uart_putc("0123456789abcdef"[(code >> shift) & 15]);
+    }
+    board_uart_putc('\n');
+    for (;;) {
+        continue;
+    }
+}

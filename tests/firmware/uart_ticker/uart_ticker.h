@@ -20,6 +20,8 @@ extern volatile alt_u32 ticks;
 void tick_handler(void);
 void uart_ticker_init_memory(void);
 void uart_puts(const char *s);
+/* Say on the UART that the program faulted (what, code), and stop */
+void uart_ticker_fault(const char *what, alt_u32 code);
 int main(void);
 
 /* Board part (board_*.c) */
