@@ -278,7 +278,11 @@ def parse_args(argv):
                      help="with --baseline: also write the comparison as "
                      "JUnit XML, a test case per value (a metric of a "
                      "counter)")
-    # As a compiler takes them: options and files in any order
+    # As a compiler takes them: options and files in any order.  The
+    # intermixed parse keeps the usage as a %-format: escape the '%' of
+    # --threshold's metavar once, here
+    p.usage = p.format_usage().removeprefix("usage: ").rstrip("\n") \
+        .replace("%", "%%")
     args = p.parse_intermixed_args(sample_value_or_file(argv))
     if (args.junit or args.threshold) and not args.baseline:
         p.error("--junit and --threshold go with --baseline")
