@@ -42,19 +42,19 @@ def saved_and_restored(ctx, board, image_path, marker):
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         try:
-            qmp = connect(sock, wait=10)
-            # Into its spin (0.6 s or more on this fast a host)
-            assert first.stdout.readline() == "started\n"
-            time.sleep(0.1)
-            qmp.execute("stop")
-            qmp.execute("migrate", uri=f"file:{state}")
-            while True:
-                status = qmp.execute("query-migrate").get("status")
-                if status == "completed":
-                    break
-                assert status != "failed", "migration failed"
-                time.sleep(0.02)
-            qmp.execute("quit")
+            with connect(sock, wait=10) as qmp:
+                # Into its spin (0.6 s or more on this fast a host)
+                assert first.stdout.readline() == "started\n"
+                time.sleep(0.1)
+                qmp.execute("stop")
+                qmp.execute("migrate", uri=f"file:{state}")
+                while True:
+                    status = qmp.execute("query-migrate").get("status")
+                    if status == "completed":
+                        break
+                    assert status != "failed", "migration failed"
+                    time.sleep(0.02)
+                qmp.execute("quit")
             before = "started\n" + first.stdout.read()
             first.wait(timeout=10)
         finally:
@@ -68,10 +68,10 @@ def saved_and_restored(ctx, board, image_path, marker):
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
         try:
-            qmp = connect(sock2, wait=10)
-            while qmp.execute("query-status")["status"] == "inmigrate":
-                time.sleep(0.02)
-            qmp.execute("cont")
+            with connect(sock2, wait=10) as qmp:
+                while qmp.execute("query-status")["status"] == "inmigrate":
+                    time.sleep(0.02)
+                qmp.execute("cont")
             after, errors = second.communicate(timeout=60)
         finally:
             second.kill()
