@@ -21,6 +21,9 @@ import cache
 import elf
 from common import BUILD, REPO, Failure, run, say
 
+# What scripts/profile compiles; any other file is an image to boot
+SOURCE_SUFFIXES = {".c", ".S", ".s"}
+
 # Built exactly as a user's program: its flags are the ones users get
 TEMPLATE_TARGET = "checksum"
 # Where the library's headers are; other -I of the template are its own

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import boot
 import charts
+import firmware
 import gate
 import junit
 import readout
@@ -43,7 +44,7 @@ def host_reports(cores, mode, timed_out=False):
 
 def built_from_sources(args):
     files = getattr(args, "files", None) or []
-    return bool(files) and all(Path(f).suffix in (".c", ".S", ".s")
+    return bool(files) and all(Path(f).suffix in firmware.SOURCE_SUFFIXES
                                for f in files)
 
 

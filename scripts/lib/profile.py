@@ -27,7 +27,6 @@ import stops
 from common import BUILD, ArgumentParser, Failure, main_guard, say
 
 EXAMPLES = ["checksum", "two_cores", "event_sampling", "counter_extension"]
-SOURCE_SUFFIXES = {".c", ".S", ".s"}
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20}
 
 
@@ -335,10 +334,10 @@ def check_files(parser, args):
     for d in args.includes:
         if not Path(d).is_dir():
             parser.error(f"-I {d}: no such directory")
-    sources = [f for f in files if f.suffix in SOURCE_SUFFIXES]
+    sources = [f for f in files if f.suffix in firmware.SOURCE_SUFFIXES]
     if len(sources) < len(files) and len(files) > 1:
-        parser.error("give C or assembly sources "
-                     f"({', '.join(sorted(SOURCE_SUFFIXES))}), or one "
+        suffixes = ", ".join(sorted(firmware.SOURCE_SUFFIXES))
+        parser.error(f"give C or assembly sources ({suffixes}), or one "
                      f"ELF image")
     if args.gprof and args.sample is None:
         args.sample = hotspots.DEFAULT_PERIOD
@@ -384,7 +383,7 @@ def choose_image(args, board, workdir):
         return firmware.image(firmware.build(board),
                               f"firmware/examples/{args.example}.elf")
     files = [Path(f) for f in args.files]
-    if files[0].suffix not in SOURCE_SUFFIXES:
+    if files[0].suffix not in firmware.SOURCE_SUFFIXES:
         return files[0]
     image = firmware.build_app(board, files, app_options(args), workdir)
     keep = args.output
