@@ -15,6 +15,9 @@
 #include "exec/cpu-common.h"
 #include "exec/tb-flush.h"
 #include "hw/core/cpu.h"
+#include "qemu/seqlock.h"
+#include "system/cpu-timers.h"
+#include "system/cpu-timers-internal.h"
 #include "qemu/perfctr-hook.h"
 
 /* Events QEMU counts itself, without the plugin */
@@ -247,13 +250,37 @@ void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc)
     }
 }
 
-void perfctr_hook_cpu_exception_entry(CPUState *cpu, uint64_t resume_pc)
+void perfctr_hook_cpu_exception_entry(CPUState *cpu, uint64_t resume_pc,
+                                      uint64_t sp, uint64_t number)
 {
     const PerfctrPluginOps *ops = qatomic_read(&plugin);
 
     if (ops && ops->left_code) {
         ops->left_code(cpu->cpu_index, resume_pc);
     }
+    if (ops && ops->exception_entered) {
+        ops->exception_entered(cpu->cpu_index, number, resume_pc, sp);
+    }
+}
+
+void perfctr_hook_cpu_exception_return(CPUState *cpu, uint64_t pc,
+                                       uint64_t sp, uint64_t number)
+{
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+
+    if (ops && ops->exception_returned) {
+        ops->exception_returned(cpu->cpu_index, number, pc, sp);
+    }
+}
+
+int64_t perfctr_hook_virtual_ns(uint64_t instructions)
+{
+    if (!icount_enabled()) {
+        return -1;
+    }
+    /* What icount_get() adds up, with the plugin's count of the vCPU */
+    return qatomic_read_i64(&timers_state.qemu_icount_bias) +
+           icount_to_ns(instructions);
 }
 
 void perfctr_hook_cpu_exception_taken(CPUState *cpu)

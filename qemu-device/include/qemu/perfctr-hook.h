@@ -66,6 +66,21 @@ typedef struct PerfctrPluginOps {
      * settle what depends on where execution goes next.
      */
     void (*left_code)(unsigned vcpu_index, uint64_t pc);
+    /*
+     * The vCPU entered the handler of exception number (the guest's
+     * own: Cortex-M's IPSR, RISC-V's mcause, else QEMU's exception
+     * index), interrupted at resume_pc with its stack pointer at sp
+     */
+    void (*exception_entered)(unsigned vcpu_index, uint64_t number,
+                              uint64_t resume_pc, uint64_t sp);
+    /*
+     * Cortex-M: an exception return (the other architectures return by
+     * an instruction the plugin sees).  number is the IPSR after it: 0
+     * back in Thread mode, the handler it returned to, or a pending
+     * exception it tail-chained to; pc and sp are those after it.
+     */
+    void (*exception_returned)(unsigned vcpu_index, uint64_t number,
+                               uint64_t pc, uint64_t sp);
 } PerfctrPluginOps;
 
 /* Called by the plugin when it is installed (exported by QEMU) */
@@ -113,10 +128,21 @@ bool perfctr_hook_read_event(unsigned vcpu_index, PerfctrEvent event,
  */
 void perfctr_hook_arm(PerfctrHookClient *client);
 
+/*
+ * QEMU's virtual clock (ns) once the vCPU has executed instructions
+ * since the machine started; -1 without -icount.  The plugin calls it
+ * with its own count from inside translated code, where the clock
+ * cannot be read.
+ */
+int64_t perfctr_hook_virtual_ns(uint64_t instructions);
+
 /* Called by QEMU's execution loop (accel/tcg/cpu-exec.c) */
 typedef struct CPUState CPUState;
 void perfctr_hook_cpu_exec_boundary(CPUState *cpu);
-void perfctr_hook_cpu_exception_entry(CPUState *cpu, uint64_t resume_pc);
+void perfctr_hook_cpu_exception_entry(CPUState *cpu, uint64_t resume_pc,
+                                      uint64_t sp, uint64_t number);
 void perfctr_hook_cpu_exception_taken(CPUState *cpu);
+void perfctr_hook_cpu_exception_return(CPUState *cpu, uint64_t pc,
+                                       uint64_t sp, uint64_t number);
 
 #endif
