@@ -38,6 +38,7 @@ class Image:
     segments: list
     functions: list = field(default_factory=list)   # sorted (addr, size, name)
     symbols: dict = field(default_factory=dict)     # name: value
+    entry: int = 0                                  # where it starts
 
     def function_name(self, addr):
         """The name of the function containing addr, or addr in hex."""
@@ -83,7 +84,8 @@ def read(path):
             Segment(s["p_paddr"], s["p_memsz"],
                     bool(s["p_flags"] & P_FLAGS.PF_X), s.data())
             for s in elf.iter_segments()
-            if s["p_type"] == "PT_LOAD" and s["p_memsz"]])
+            if s["p_type"] == "PT_LOAD" and s["p_memsz"]],
+            entry=header.e_entry & ~1)
         _read_symbols(image, elf)
     except (ELFError, ValueError, EOFError) as err:
         raise NotElf(f"{path} is a truncated or damaged ELF file "

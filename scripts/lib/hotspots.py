@@ -7,6 +7,7 @@ collapsed stacks, and the flat profile printed after the guest's output.
 
 import argparse
 
+import contexts
 import elf
 import flamegraph
 import gmon
@@ -69,7 +70,7 @@ class Profiler:
                    f"the profiler follows; their time is charged to the "
                    f"deepest frame it kept")
         if stacks_path or flamegraph_path or speedscope_path:
-            collapsed = stacks.collapse(profile, elf.read(image))
+            collapsed = stacks.collapse(profile, elf.read(image), self.board)
         if stacks_path:
             stacks.write(stacks_path, collapsed)
             report(f"profile: {len(collapsed)} call stacks in "
@@ -86,7 +87,9 @@ class Profiler:
                              f"{image.name} on {self.board.name} ({unit})")
             report(f"profile: speedscope file in {speedscope_path} "
                    f"({speedscope_path.stat().st_size:,} bytes)")
-        return profile, gprof.run(self.board, image, gmon_path, "-p")
+        flat = gprof.run(self.board, image, gmon_path, "-p")
+        return profile, flat + contexts.report(profile, elf.read(image),
+                                               self.board)
 
     def gmon_unit(self, unit):
         """(rate, dimension, abbreviation) of gmon.out's histogram: a

@@ -3,6 +3,7 @@
 how QEMU loads it, and what it writes when QEMU exits."""
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from common import Failure
 
@@ -79,6 +80,30 @@ def _plugin_args(qemu, board, options):
 
 
 @dataclass
+class Context:
+    """A task or an exception handler the plugin followed (contexts.c)."""
+    id: int
+    kind: str                       # "task" or "handler"
+    number: int                     # a handler's exception number
+    root: int                       # its call stacks' root node
+    first_pc: int                   # where it first ran; 0 if not known
+    key: int                        # a task's control block, or its sp
+    stack_base: int                 # its stack's lowest address; 0
+    instructions: int
+    cycles: int
+    switches_in: int
+    runs: int                       # a handler's runs
+    run_min: int                    # instructions of one run
+    run_max: int
+    run_total: int
+    run_cycles_min: int
+    run_cycles_max: int
+    sp_low: int                     # its deepest stack pointer; 0
+    sp_high: int
+    name: str                       # the RTOS's name for a task
+
+
+@dataclass
 class Profile:
     mode: str = ""                  # "exact" or "sample"
     period: int = 1                 # instructions per count
@@ -92,14 +117,27 @@ class Profile:
     cycles: int = 0                 # estimated cycles in all
     cycles_instructions: int = 0    # instructions the model saw
     windows: dict = field(default_factory=dict)  # (start, end): (cyc, insns)
+    contexts: dict = field(default_factory=dict)     # id: Context
+    switches: list = field(default_factory=list)     # (ns, insns, vcpu, id)
+    switches_dropped: int = 0
+    end_ns: int = None              # virtual time when the profile ended
+    end_instructions: int = None
+
+    @cached_property
+    def roots(self):
+        """{root node: the context whose call stacks start there}"""
+        return {c.root: c.id for c in self.contexts.values()}
 
     def call_sites(self, node):
-        """The call sites from the root down to node."""
+        """The call sites from the root down to node, and the context
+        whose call stack it is in (None if it is in none)."""
         sites = []
         while node:
+            if node in self.roots:
+                return sites[::-1], self.roots[node]
             node, site = self.nodes[node]
             sites.append(site)
-        return sites[::-1]
+        return sites[::-1], None
 
 
 def read(path):
@@ -116,6 +154,13 @@ def read(path):
         tag, *fields = line.split()
         if tag in ("stopped-by", "start"):
             continue                    # how the run ended: stops.read()
+        if tag == "context":
+            nums = [int(f, 0) for f in fields[2:18]]
+            c = Context(int(fields[0]), fields[1], *nums,
+                        name=line.split(None, 19)[19]
+                        if len(fields) > 18 else "")
+            p.contexts[c.id] = c
+            continue
         if tag in ("mode", "cycles-model"):
             values = fields
         else:
@@ -144,4 +189,10 @@ def read(path):
             p.nodes[values[0]] = (values[1], values[2])
         elif tag == "stack":
             p.stacks[values[0], values[1]] = values[2]
+        elif tag == "switch":
+            p.switches.append(tuple(values))
+        elif tag == "switches-dropped":
+            p.switches_dropped = values[0]
+        elif tag == "contexts-end":
+            p.end_ns, p.end_instructions = values
     return p

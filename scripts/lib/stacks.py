@@ -2,16 +2,19 @@
 """Collapsed call stacks ("main;a;b 1234", one stack per line: the input
 of flamegraph.pl and speedscope) from the profiler's call-stack tree.
 
-A stack is named by the function of each call site from the root down,
-then the function the counted instructions were in, so a tail call
-shows the function that ran, and an interrupt handler shows above the
-function it interrupted.
+A stack is named by its task or interrupt handler ("Rx", "[irq]
+SysTick_Handler": contexts.py), then by the function of each call site
+from there down, then the function the counted instructions were in, so
+a tail call shows the function that ran.
 """
 
+import contexts
 
-def collapse(profile, image):
+
+def collapse(profile, image, board):
     """{"a;b;c": count} of a plugin.Profile, named from image's symbols."""
     names = {}
+    context_names = contexts.labels(profile, image, board)
 
     def name(addr):
         if addr not in names:
@@ -22,8 +25,13 @@ def collapse(profile, image):
     stacks = {}
     for (node, pc), count in profile.stacks.items():
         if node not in paths:
-            paths[node] = [name(site) for site in profile.call_sites(node)]
-        frames = paths[node] + [name(pc)]
+            sites, context = profile.call_sites(node)
+            paths[node] = (context_names.get(context),
+                           [name(site) for site in sites])
+        label, path = paths[node]
+        frames = path + [name(pc)]
+        if label and frames[0] != label:
+            frames.insert(0, label)     # not for a task named by it
         key = ";".join(frames)
         stacks[key] = stacks.get(key, 0) + count
     return stacks

@@ -55,7 +55,7 @@ def profiled(ctx, board, period, run=0):
             found["gmon"] = gmon.read_bytes()
             found["graph"] = gprof.run(board, image, gmon, "-q")
             found["instructions"] = profile.instructions
-            found["stacks"] = stacks.collapse(profile, elf.read(image))
+            found["stacks"] = stacks.collapse(profile, elf.read(image), board)
             profiler.finish(image, gmon, unit="seconds", report=quiet)
             found["flat_seconds"] = gprof.run(board, image, gmon, "-p")
     ctx.cache[key] = found

@@ -44,7 +44,6 @@
 #include "perfctr-hook.h"
 
 /* QEMU exports them; weak so that the plugin still loads in another QEMU */
-#pragma weak perfctr_hook_set_plugin
 #pragma weak perfctr_hook_reached
 
 #define BIT_EVENT(e) (1u << (e))
@@ -72,7 +71,7 @@ typedef struct VcpuEvents {
 static Isa isa;
 static struct qemu_plugin_scoreboard *board;
 static uint32_t wanted, targeted;
-static PerfctrPluginOps ops;
+static uint32_t offered;         /* the events the plugin counts */
 
 static qemu_plugin_u64 entry(size_t offset)
 {
@@ -107,8 +106,8 @@ static uint64_t read_event(unsigned vcpu_index, PerfctrEvent event)
 
 static void want(uint32_t events, uint32_t targets)
 {
-    __atomic_store_n(&wanted, events & ops.events, __ATOMIC_RELAXED);
-    __atomic_store_n(&targeted, targets & ops.events, __ATOMIC_RELAXED);
+    __atomic_store_n(&wanted, events & offered, __ATOMIC_RELAXED);
+    __atomic_store_n(&targeted, targets & offered, __ATOMIC_RELAXED);
 }
 
 static void arm(unsigned vcpu_index, PerfctrEvent event, uint64_t target)
@@ -139,27 +138,20 @@ static void left_code(unsigned vcpu_index, uint64_t pc)
     v->miss = 0;
 }
 
-void events_init(Isa guest_isa, bool with_cycles)
+void events_init(Isa guest_isa, bool with_cycles, PerfctrPluginOps *ops)
 {
     isa = guest_isa;
-    ops = (PerfctrPluginOps) {
-        .events = PLUGIN_EVENTS,
-        .read = read_event,
-        .want = want,
-        .arm = arm,
-        .left_code = left_code,
-    };
+    ops->events = PLUGIN_EVENTS;
+    ops->read = read_event;
+    ops->want = want;
+    ops->arm = arm;
+    ops->left_code = left_code;
     if (with_cycles) {
         /* Counted by cycles.c, which asks events_targeted() and checks */
-        ops.events |= BIT_EVENT(PERFCTR_EVENT_CYCLES);
+        ops->events |= BIT_EVENT(PERFCTR_EVENT_CYCLES);
     }
+    offered = ops->events;
     board = qemu_plugin_scoreboard_new(sizeof(VcpuEvents));
-    if (perfctr_hook_set_plugin && perfctr_hook_reached) {
-        perfctr_hook_set_plugin(&ops);
-    } else {
-        qemu_plugin_outs("perfctr: this QEMU has no perf-counter hook; "
-                         "events are not available to the device\n");
-    }
 }
 
 static void block_entered_at_miss(unsigned vcpu_index, void *udata)

@@ -12,7 +12,8 @@
 #include "isa.h"
 #include "perfctr-hook.h"
 
-void events_init(Isa isa, bool with_cycles);
+/* Offer the device the events counted (and cycles) through ops */
+void events_init(Isa isa, bool with_cycles, PerfctrPluginOps *ops);
 void events_instrument(struct qemu_plugin_tb *tb);
 
 /* For cycles.c, which counts PERFCTR_EVENT_CYCLES */

@@ -3,8 +3,9 @@
  *
  * One plugin observes executed guest code for every host-side feature:
  * it decodes each translated instruction (isa.c) and instruments it for
- * the profiler (profile.c), for the device's event counters (events.c)
- * and for a timing model's estimated cycles (cycles.c).  Arguments:
+ * the profiler (profile.c) and its tasks and handlers (contexts.c), for
+ * the device's event counters (events.c) and for a timing model's
+ * estimated cycles (cycles.c).  Arguments:
  *
  *   profile=exact    count every executed instruction by pc
  *   profile=N        sample the pc every N executed instructions
@@ -25,6 +26,9 @@
  *                    repeatable, the first reached ends it
  *   start=ADDR       profile and count cycles from the first time the
  *                    pc reaches ADDR
+ *   tasks=CURRENT:NAME:LEN:STACK
+ *                    where the RTOS keeps the running task's control
+ *                    block, and its name and stack in it (contexts.h)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -36,6 +40,7 @@
 
 #include <qemu-plugin.h>
 
+#include "contexts.h"
 #include "cycles.h"
 #include "events.h"
 #include "profile.h"
@@ -43,10 +48,14 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
+#pragma weak perfctr_hook_set_plugin
+
 static char *out_path;
 static bool profiling;
 static bool counting_events = true;
 static CyclesModel cycles_model;
+static bool following_contexts;
+static PerfctrPluginOps hook_ops;
 
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
@@ -73,6 +82,9 @@ static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
     }
     if (cycles_model) {
         cycles_vcpu_init(vcpu);
+    }
+    if (following_contexts) {
+        contexts_vcpu_init(vcpu);
     }
 }
 
@@ -171,9 +183,15 @@ static bool parse(const char *arg, ProfileConfig *config)
         if (!stop_parse_start(value)) {
             return refuse(arg, "give an address");
         }
+    } else if (g_str_equal(key, "tasks")) {
+        if (!contexts_parse_tasks(value)) {
+            return refuse(arg, "give CURRENT:NAME:LEN:STACK (addresses and "
+                          "offsets; STACK may be -)");
+        }
     } else {
         return refuse(arg, "known keys are profile, out, stacks, events, "
-                      "isa, cycles, window, wait-states, stop and start");
+                      "isa, cycles, window, wait-states, stop, start "
+                      "and tasks");
     }
     return true;
 }
@@ -216,7 +234,20 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     }
     /* The device reads cycles through the events' reader */
     if (counting_events || cycles_model) {
-        events_init(config.isa, cycles_model != 0);
+        events_init(config.isa, cycles_model != 0, &hook_ops);
+    }
+    /* Tasks and handlers have call stacks: they follow the flow */
+    following_contexts = profiling && config.stacks;
+    if (following_contexts) {
+        contexts_init(config.isa, cycles_model != 0);
+        hook_ops.exception_entered = profile_exception_entered;
+        hook_ops.exception_returned = profile_exception_returned;
+    }
+    if (perfctr_hook_set_plugin) {
+        perfctr_hook_set_plugin(&hook_ops);
+    } else {
+        qemu_plugin_outs("perfctr: this QEMU has no perf-counter hook: no "
+                         "events for the device, no tasks or handlers\n");
     }
     qemu_plugin_register_vcpu_init_cb(id, vcpu_created);
     qemu_plugin_register_vcpu_tb_trans_cb(id, translated);

@@ -18,10 +18,12 @@
  *
  * Call stacks follow the flow of control between blocks: at the entry
  * of each block, the last instruction executed before it (a call, a
- * return, a branch, or none: an exception was taken) says what
- * happened.  The stack is a tree of call sites; the instructions run
- * since the previous block entry are charged to the node that was
- * current, and each call adds to the arc (call site, callee).
+ * return, a branch) says what happened.  The stack is a tree of call
+ * sites; the instructions run since the previous block entry are
+ * charged to the node that was current, and each call adds to the arc
+ * (call site, callee).  Each execution context (a task, an exception
+ * handler: contexts.c) has a call stack of its own, rooted at a node
+ * of its own; exceptions and their returns switch between them.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -30,6 +32,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "contexts.h"
 #include "profile.h"
 
 #define MAX_DEPTH 1024
@@ -41,6 +44,7 @@ typedef struct Block {
     uint64_t *insn_pc;
     uint8_t *insn_len;
     InsnClass last;                 /* of the last instruction */
+    bool sp_moved_last;             /* its last instruction writes sp */
     struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */
     /* Caches of the tables' entries this block used last */
     uint64_t charged_node;          /* its instructions were charged */
@@ -52,22 +56,26 @@ typedef struct Block {
 } Block;
 
 typedef struct Frame {
-    uint64_t ret;           /* where it returns to; 0 if not known */
+    uint64_t ret;           /* where it returns to */
     uint64_t caller_node;
-    bool exception;
 } Frame;
 
+struct CallStack {
+    uint64_t root;          /* its context's node */
+    uint64_t node;          /* the current node */
+    unsigned depth;
+    unsigned depth_lost;    /* calls deeper than MAX_DEPTH */
+    Frame stack[MAX_DEPTH];
+};
+
 typedef struct Vcpu {
-    Block *block;           /* the block entered last */
+    Block *block;           /* the block entered last; NULL after a switch */
     uint64_t block_ticks;   /* ticks when it was entered */
-    uint64_t node;          /* the current call-stack node */
+    CallStack *calls;       /* of the context that runs */
     uint64_t consumed;      /* instructions taken off the ticks */
     uint64_t start;         /* instructions before the profile started */
     uint64_t offset;        /* U_k of the last sample */
     uint64_t random;        /* the offsets' state (xorshift64) */
-    unsigned depth;
-    unsigned depth_lost;    /* calls deeper than MAX_DEPTH */
-    Frame stack[MAX_DEPTH];
 } Vcpu;
 
 typedef struct NodeInfo {
@@ -89,6 +97,7 @@ static GHashTable *arcs;        /* (call site, callee) -> calls */
 static GHashTable *children;    /* (parent node, call site) -> node */
 static GArray *nodes;           /* NodeInfo by node; 0 is the root */
 static uint64_t depth_lost_total;
+static uint32_t sp_bit;         /* the stack pointer in InsnTiming.writes */
 
 typedef struct Pair {
     uint64_t a, b;
@@ -200,15 +209,15 @@ static uint64_t child_node(uint64_t parent, uint64_t call_site)
     return *node;
 }
 
-static void push(Vcpu *v, uint64_t node, uint64_t ret, bool exception)
+static void push(CallStack *c, uint64_t node, uint64_t ret)
 {
-    if (v->depth == MAX_DEPTH) {
-        v->depth_lost++;
+    if (c->depth == MAX_DEPTH) {
+        c->depth_lost++;
         depth_lost_total++;
         return;
     }
-    v->stack[v->depth++] = (Frame) { ret, v->node, exception };
-    v->node = node;
+    c->stack[c->depth++] = (Frame) { ret, c->node };
+    c->node = node;
 }
 
 /* A call by the last instruction of block, to callee */
@@ -220,26 +229,26 @@ static void call(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
         block->callee = callee;
     }
     (*block->calls)++;
-    if (!block->callee_node || block->caller_node != v->node) {
-        block->callee_node = child_node(v->node, site);
-        block->caller_node = v->node;
+    if (!block->callee_node || block->caller_node != v->calls->node) {
+        block->callee_node = child_node(v->calls->node, site);
+        block->caller_node = v->calls->node;
     }
-    push(v, block->callee_node, ret, false);
+    push(v->calls, block->callee_node, ret);
 }
 
 /* Unwind to the frame that returns to pc; false if there is none */
-static bool pop_to(Vcpu *v, uint64_t pc)
+static bool pop_to(CallStack *c, uint64_t pc)
 {
     unsigned i;
 
-    if (v->depth_lost) {
-        v->depth_lost--;
+    if (c->depth_lost) {
+        c->depth_lost--;
         return true;
     }
-    for (i = v->depth; i-- > 0;) {
-        if (v->stack[i].ret == pc) {
-            v->node = v->stack[i].caller_node;
-            v->depth = i;
+    for (i = c->depth; i-- > 0;) {
+        if (c->stack[i].ret == pc) {
+            c->node = c->stack[i].caller_node;
+            c->depth = i;
             return true;
         }
     }
@@ -250,7 +259,8 @@ static bool pop_to(Vcpu *v, uint64_t pc)
  * What happened between the last instruction the vCPU executed in
  * block (executed instructions of it) and the entry of the block at next.
  */
-static void follow(Vcpu *v, Block *block, uint64_t executed, uint64_t next)
+static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
+                   uint64_t next)
 {
     InsnClass last = { .kind = INSN_OTHER };
     uint64_t site = block->pc, fall = block->pc;
@@ -275,35 +285,27 @@ static void follow(Vcpu *v, Block *block, uint64_t executed, uint64_t next)
         }
         break;
     case INSN_RETURN:
+        if (!pop_to(v->calls, next) && next != fall) {
+            /* To a caller we did not see: maybe another task's */
+            contexts_unmatched_return(index, next);
+        }
+        return;
     case INSN_EXCEPTION_RETURN:
-        if (pop_to(v, next) || next == fall) {
-            return;
+        if (next != fall) {
+            contexts_returned(index, next);
         }
-        if (v->depth && v->stack[v->depth - 1].exception) {
-            /* from a handler entered where the next pc was not known */
-            v->depth--;
-            v->node = v->stack[v->depth].caller_node;
-        }
-        return;                         /* to a caller we did not see */
+        return;
     case INSN_BRANCH:
-        if (!last.direct && v->depth && v->stack[v->depth - 1].ret == next) {
-            pop_to(v, next);            /* a return through another */
+        if (!last.direct && v->calls->depth &&
+            v->calls->stack[v->calls->depth - 1].ret == next) {
+            pop_to(v->calls, next);     /* a return through another */
             return;                     /* register: bx ip in mcount */
         }
-        if (!last.direct || next == last.target || next == fall) {
-            return;
-        }
-        break;
+        return;
     case INSN_OTHER:
     case INSN_TRAP:
-        if (next == fall) {
-            return;
-        }
-        break;
+        return;
     }
-    /* Anywhere else: an exception or an interrupt was taken */
-    push(v, child_node(v->node, site),
-         last.kind == INSN_OTHER || last.kind == INSN_TRAP ? fall : 0, true);
 }
 
 static void block_entered(unsigned index, void *udata)
@@ -316,15 +318,28 @@ static void block_entered(unsigned index, void *udata)
     v = vcpu_state(index);
     now = executed_total(v, index);
     if (v->block) {
+        Block *last = v->block;
         uint64_t executed = now - v->block_ticks;
 
         if (executed && !config.period) {
-            charge_block(v->block, v->node, executed);
+            charge_block(last, v->calls->node, executed);
         }
-        follow(v, v->block, executed, next->pc);
+        v->block_ticks = now;
+        if (last->sp_moved_last && executed >= last->n) {
+            contexts_sp_moved(index);
+        }
+        follow(v, index, last, executed, next->pc);
     }
     v->block = next;
     v->block_ticks = now;
+    leave();
+}
+
+/* After an instruction that writes the stack pointer */
+static void sp_moved(unsigned index, void *udata)
+{
+    enter();
+    contexts_sp_moved(index);
     leave();
 }
 
@@ -342,8 +357,85 @@ static void sample(unsigned index, void *udata)
     v->offset = offset;
     (*pair_counter(histogram, pc, 0))++;
     if (config.stacks) {
-        charge(v->node, pc, 1);
+        charge(v->calls->node, pc, 1);
     }
+    leave();
+}
+
+CallStack *profile_new_stack(void)
+{
+    CallStack *c = g_new0(CallStack, 1);
+    NodeInfo root = { 0, 0 };
+
+    g_array_append_val(nodes, root);
+    c->root = c->node = nodes->len - 1;
+    return c;
+}
+
+uint64_t profile_stack_root(const CallStack *c)
+{
+    return c->root;
+}
+
+void profile_stack_clear(CallStack *c)
+{
+    c->node = c->root;
+    c->depth = 0;
+    c->depth_lost = 0;
+}
+
+uint64_t profile_executed(unsigned index)
+{
+    return executed_total(vcpu_state(index), index);
+}
+
+void profile_switch(unsigned index, CallStack *to)
+{
+    Vcpu *v = vcpu_state(index);
+    uint64_t now = executed_total(v, index);
+
+    if (v->block && !config.period && now > v->block_ticks) {
+        charge_block(v->block, v->calls->node, now - v->block_ticks);
+    }
+    v->block = NULL;
+    v->block_ticks = now;
+    v->calls = to;
+}
+
+void profile_exception_entered(unsigned index, uint64_t number,
+                               uint64_t resume_pc, uint64_t sp)
+{
+    Vcpu *v;
+
+    enter();
+    v = vcpu_state(index);
+    if (v->block) {
+        /* Where the interrupted block went, as a block entered there */
+        Block *last = v->block;
+        uint64_t now = executed_total(v, index);
+        uint64_t executed = now - v->block_ticks;
+
+        if (executed && !config.period) {
+            charge_block(last, v->calls->node, executed);
+        }
+        v->block_ticks = now;
+        if (last->last.kind == INSN_EXCEPTION_RETURN &&
+            executed >= last->n) {
+            /* Interrupted as it returned: the sp is the one it left */
+            contexts_returned_to(index, resume_pc, sp);
+        } else {
+            follow(v, index, last, executed, resume_pc);
+        }
+    }
+    contexts_entered(index, number, sp);
+    leave();
+}
+
+void profile_exception_returned(unsigned index, uint64_t number,
+                                uint64_t pc, uint64_t sp)
+{
+    enter();
+    contexts_returned_m(index, number, pc, sp);
     leave();
 }
 
@@ -362,11 +454,28 @@ void profile_init(const ProfileConfig *cfg)
     children = pair_table();
     nodes = g_array_new(false, true, sizeof(NodeInfo));
     g_array_set_size(nodes, 1);
+    sp_bit = config.isa == ISA_RISCV ? 1u << 2 : 1u << 13;
+}
+
+/* Whether the instruction may lower the stack pointer */
+static bool lowers_sp(struct qemu_plugin_insn *insn)
+{
+    uint8_t bytes[4];
+    size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+    InsnTiming t;
+
+    if (!isa_timing(config.isa, bytes, got, &t) || !(t.writes & sp_bit)) {
+        return false;
+    }
+    /* Pops and post-indexed loads only raise it */
+    return t.cls != TC_LOAD && t.cls != TC_LOAD_MULTIPLE &&
+           t.cls != TC_LOAD_DOUBLE;
 }
 
 void profile_instrument(struct qemu_plugin_tb *tb)
 {
     Block *block = g_new0(Block, 1);
+    bool sp_pending = false;
     size_t i;
 
     block->pc = qemu_plugin_tb_vaddr(tb);
@@ -381,7 +490,14 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t pc = qemu_plugin_insn_vaddr(insn);
         size_t len = qemu_plugin_insn_size(insn);
+        bool moves_sp = config.stacks && lowers_sp(insn);
 
+        if (sp_pending) {
+            /* Before this one: the stack pointer it left */
+            qemu_plugin_register_vcpu_insn_exec_cb(
+                insn, sp_moved, QEMU_PLUGIN_CB_R_REGS, NULL);
+        }
+        sp_pending = moves_sp;
         block->insn_pc[i] = pc;
         block->insn_len[i] = len;
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
@@ -403,9 +519,11 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             isa_classify(config.isa, bytes, got, pc, &block->last);
         }
     }
+    block->sp_moved_last = sp_pending;
     if (config.stacks) {
+        /* Registers are read at a block's entry (all in memory then) */
         qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
-                                             QEMU_PLUGIN_CB_NO_REGS, block);
+                                             QEMU_PLUGIN_CB_R_REGS, block);
     }
     enter();
     g_ptr_array_add(blocks, block);
@@ -463,6 +581,7 @@ void profile_restart(void)
         v->block_ticks = v->start;
     }
     depth_lost_total = 0;
+    contexts_restart();
     leave();
 }
 
@@ -534,7 +653,7 @@ void profile_write(FILE *out)
 
         total += now - v->start;
         if (v->block && !config.period && now > v->block_ticks) {
-            charge_block(v->block, v->node, now - v->block_ticks);
+            charge_block(v->block, v->calls->node, now - v->block_ticks);
             v->block_ticks = now;
         }
     }
@@ -546,6 +665,7 @@ void profile_write(FILE *out)
     fprintf(out, "period %" PRIu64 "\n", config.period ? config.period : 1);
     fprintf(out, "instructions %" PRIu64 "\n", total);
     fprintf(out, "depth-lost %" PRIu64 "\n", depth_lost_total);
+    contexts_write(out);
     write_pairs(out, "pc", histogram, false);
     write_pairs(out, "arc", arcs, true);
     for (i = 1; i < nodes->len; i++) {

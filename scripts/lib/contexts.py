@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: MIT
+"""Tasks and interrupt handlers (the plugin's contexts.c): their names,
+the per-task and per-handler table printed after the flat profile, and
+the same for --json, the gate and the timeline.
+
+A handler is named by the function its exception entered ("[irq]
+SysTick_Handler"), with the exception's name when one function handles
+several (a RISC-V trap vector). A task is named by its RTOS (tasks=,
+see rtos.py), or else by the function it was running when first seen;
+the context the board boots in by the image's entry point.
+"""
+
+M_EXCEPTIONS = {1: "Reset", 2: "NMI", 3: "HardFault", 4: "MemManage",
+                5: "BusFault", 6: "UsageFault", 11: "SVCall",
+                12: "DebugMonitor", 14: "PendSV", 15: "SysTick"}
+RISCV_INTERRUPTS = {1: "supervisor software", 3: "machine software",
+                    5: "supervisor timer", 7: "machine timer",
+                    9: "supervisor external", 11: "machine external"}
+RISCV_EXCEPTIONS = {0: "misaligned fetch", 1: "fetch fault",
+                    2: "illegal instruction", 3: "breakpoint",
+                    4: "misaligned load", 5: "load fault",
+                    6: "misaligned store", 7: "store fault",
+                    8: "ecall from U", 9: "ecall from S", 11: "ecall from M",
+                    12: "fetch page fault", 13: "load page fault",
+                    15: "store page fault"}
+# QEMU's exception index on A-profile and ARM11 cores
+ARM_EXCEPTIONS = {1: "undefined instruction", 2: "SVC", 3: "prefetch abort",
+                  4: "data abort", 5: "IRQ", 6: "FIQ", 7: "BKPT",
+                  11: "HVC", 13: "SMC", 14: "virtual IRQ", 15: "virtual FIQ"}
+
+
+def exception_name(board, number):
+    """What the guest calls exception number on board's core."""
+    if board.arch.startswith("riscv"):
+        if number & 0x80000000:
+            cause = number & 0x7fffffff
+            return RISCV_INTERRUPTS.get(cause, f"interrupt {cause}")
+        return RISCV_EXCEPTIONS.get(number, f"exception {number}")
+    if board.cpu.lower().startswith("cortex-m"):
+        return M_EXCEPTIONS.get(number, f"IRQ {number - 16}"
+                                if number >= 16 else f"exception {number}")
+    return ARM_EXCEPTIONS.get(number, f"exception {number}")
+
+
+def _entry_name(image, addr):
+    """The function at addr, or a label there (an assembly vector)."""
+    name = image.function_name(addr)
+    if name.startswith("0x"):
+        labels = sorted(n for n, v in image.symbols.items()
+                        if v & ~1 == addr and not n.startswith("$"))
+        return labels[0] if labels else name
+    return name
+
+
+def labels(profile, image, board):
+    """{context id: label}: "[irq] handler" or the task's name."""
+    out = {}
+    for c in profile.contexts.values():
+        if c.kind == "handler":
+            out[c.id] = "[irq] " + _entry_name(image, c.first_pc)
+        elif c.name:
+            out[c.id] = c.name
+        else:
+            out[c.id] = image.function_name(c.first_pc or image.entry)
+    seen = {}
+    for cid, label in out.items():
+        seen.setdefault(label, []).append(cid)
+    for label, ids in seen.items():
+        for cid in ids if len(ids) > 1 else []:
+            c = profile.contexts[cid]
+            out[cid] += f" ({exception_name(board, c.number)})" \
+                if c.kind == "handler" else f" @{c.key:#x}"
+    return out
+
+
+def used(profile):
+    """The contexts that ran, handlers after tasks, busiest first."""
+    return sorted((c for c in profile.contexts.values() if c.instructions),
+                  key=lambda c: (c.kind == "handler", -c.instructions, c.id))
+
+
+def rows(profile, image, board):
+    """One dict per context that ran (the --json "contexts" member)."""
+    names = labels(profile, image, board)
+    total = sum(c.instructions for c in profile.contexts.values()) or 1
+    out = []
+    for c in used(profile):
+        row = {"name": names[c.id], "kind": c.kind,
+               "instructions": c.instructions,
+               "share": c.instructions / total,
+               "switched_in": c.switches_in}
+        if profile.cycles_model:
+            row["cycles"] = c.cycles
+        if c.kind == "handler":
+            row["exception"] = exception_name(board, c.number)
+            row["runs"] = c.runs
+            row["run_instructions"] = {
+                "min": c.run_min, "max": c.run_max,
+                "mean": c.run_total / c.runs if c.runs else 0}
+            if profile.cycles_model:
+                row["run_cycles"] = {"min": c.run_cycles_min,
+                                     "max": c.run_cycles_max}
+        if c.sp_low:
+            row["stack"] = {"deepest_sp": c.sp_low,
+                            "used_bytes": c.sp_high - c.sp_low}
+            if c.stack_base:
+                row["stack"]["base"] = c.stack_base
+                row["stack"]["free_bytes"] = c.sp_low - c.stack_base
+        out.append(row)
+    return out
+
+
+def report(profile, image, board):
+    """The table printed after the flat profile; "" with one context."""
+    table = rows(profile, image, board)
+    if len(table) < 2:
+        return ""
+    handlers = sum(r["instructions"] for r in table
+                   if r["kind"] == "handler")
+    total = sum(r["instructions"] for r in table) or 1
+    w = max(len(r["name"]) for r in table + [{"name": "context"}])
+    lines = [f"\nTasks and interrupt handlers ({len(table)} contexts; "
+             f"{100 * handlers / total:.2f}% of the instructions in "
+             f"handlers):\n",
+             f"  {'context':<{w}} {'share':>7} {'instructions':>13} "
+             f"{'in':>7} {'runs':>7} {'per run min/mean/max':>22} "
+             f"{'stack used':>10} {'free':>6}\n"]
+    for r in table:
+        per_run = ""
+        if r["kind"] == "handler":
+            i = r["run_instructions"]
+            per_run = f"{i['min']}/{i['mean']:.0f}/{i['max']}"
+        stack = r.get("stack", {})
+        lines.append(
+            f"  {r['name']:<{w}} {100 * r['share']:6.2f}% "
+            f"{r['instructions']:>13} {r['switched_in']:>7} "
+            f"{r.get('runs', ''):>7} {per_run:>22} "
+            f"{stack.get('used_bytes', ''):>10} "
+            f"{stack.get('free_bytes', ''):>6}\n")
+    lines.append("  (instructions; per run: one run of the handler, "
+                 "without the handlers that preempted it; stack in bytes: "
+                 "from the highest to the deepest stack pointer seen, and "
+                 "what the deepest left of the stack the RTOS gave)\n")
+    return "".join(lines)
+
+
+def roots(profile):
+    """{root node: context id}."""
+    return {c.root: c.id for c in profile.contexts.values()}
+
+
+def trace_events(profile, image, board, pid):
+    """Chrome trace events: a track per context, a slice per stretch it
+    ran (a task's ends where a handler preempts it)."""
+    names = labels(profile, image, board)
+    tids = {c.id: n for n, c in enumerate(used(profile), 1)}
+    events = [{"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
+               "args": {"name": "tasks and interrupt handlers"}}]
+    for cid, tid in tids.items():
+        events += [{"ph": "M", "name": "thread_name", "pid": pid,
+                    "tid": tid, "args": {"name": names[cid]}},
+                   {"ph": "M", "name": "thread_sort_index", "pid": pid,
+                    "tid": tid, "args": {"sort_index": tid}}]
+    running = {}
+    for ns, insns, vcpu, cid in profile.switches + [(None, None, None,
+                                                      None)]:
+        for v in ([vcpu] if vcpu is not None else list(running)):
+            if v in running and running[v][0] >= 0:
+                start_ns, start_insns, was = running.pop(v)
+                end_ns = ns if ns is not None else profile.end_ns
+                end_insns = insns if insns is not None else \
+                    profile.end_instructions
+                if was in tids and end_ns is not None and end_ns > start_ns:
+                    events.append({
+                        "ph": "X", "name": names[was], "cat": "context",
+                        "pid": pid, "tid": tids[was],
+                        "ts": start_ns / 1000.0,
+                        "dur": (end_ns - start_ns) / 1000.0,
+                        "args": {"instructions": end_insns - start_insns,
+                                 "vcpu": v}})
+        if cid is not None:
+            running[vcpu] = (ns, insns, cid)
+    return events
