@@ -23,6 +23,7 @@ import preflight
 import qemu
 import qmp
 import readout
+import rtos
 import stops
 from common import BUILD, ArgumentParser, Failure, main_guard, say
 
@@ -445,7 +446,9 @@ def main():
         results = profiler.results if profiler else \
             estimate.results if estimate else Path(workdir) / "run.txt"
         extra = plugin.with_options(extra, built, board, results,
-                                    stop.plugin_options())
+                                    stop.plugin_options() +
+                                    task_options(profiler, symbols or
+                                                 readable(image)))
         result = boot.boot(built, board, image, timeout=args.timeout,
                            icount=not args.no_icount, extra=extra,
                            verbose=args.verbose, symbols=symbols,
@@ -462,10 +465,23 @@ def main():
         say(stop.summary(outcome, result, args.timeout))
         if args.console:
             say(f"the guest's UART output is in {args.console}")
-        report_results(args, board, profiler, estimate, image,
-                       Path(workdir), result.timed_out)
+        profile = report_results(args, board, profiler, estimate, image,
+                                 Path(workdir), result.timed_out)
         return outputs.produce(args, board, built, image, result, cores,
-                               run=stops.json_run(outcome, result))
+                               run=stops.json_run(outcome, result),
+                               profile=profile)
+
+
+def task_options(profiler, image):
+    """The plugin's tasks= option when image runs an RTOS it knows."""
+    layout = rtos.layout(image) if profiler and image else None
+    if isinstance(layout, str):
+        say(f"tasks: {layout}: tasks are named by the function each was "
+            f"running when first seen")
+    if not layout or isinstance(layout, str):
+        return []
+    say(f"tasks: {layout.rtos}'s, named from its task control blocks")
+    return [layout.plugin_option()]
 
 
 def readable(image):
@@ -480,13 +496,14 @@ def report_results(args, board, profiler, estimate, image, workdir,
                    cut_short):
     """The profile and the cycle estimate, however the run ended; a run
     cut short says so, and one QEMU could not finish writing loses only
-    what is missing."""
+    what is missing.  Returns the plugin.Profile, if there is one."""
     mark = " (cut short by --timeout)" if cut_short else ""
+    profile = None
     try:
         if profiler:
             if mark:
                 say("profile" + mark + ":")
-            report_profile(args, board, profiler, image, workdir)
+            profile = report_profile(args, board, profiler, image, workdir)
         if estimate:
             if mark:
                 say("cycles" + mark + ":")
@@ -496,13 +513,14 @@ def report_results(args, board, profiler, estimate, image, workdir,
         if not cut_short:
             raise
         say(f"no profile of the run cut short: {err}")
+    return profile
 
 
 def report_profile(args, board, profiler, image, workdir):
     """gmon.out, stacks and flame graph; gprof's output on stdout."""
     gmon_path = args.gmon or image.parent / "gmon.out"
     guest_gmon = workdir / "gmon.out" if args.gprof else None
-    _, flat = profiler.finish(image, gmon_path, args.stacks,
+    profile, flat = profiler.finish(image, gmon_path, args.stacks,
                               args.gprof_unit, guest_gmon=guest_gmon,
                               flamegraph_path=args.flamegraph,
                               speedscope_path=args.speedscope)
@@ -510,6 +528,7 @@ def report_profile(args, board, profiler, image, workdir):
     if args.gprof:
         sys.stdout.write(gprof.run(board, image, gmon_path, "-q"))
     sys.stdout.flush()
+    return profile
 
 
 if __name__ == "__main__":
