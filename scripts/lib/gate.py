@@ -23,6 +23,11 @@ A run that a stop ended (scripts/profile --stop-after, --stop-at) also
 compares its instructions to the stop, as the counter "(run to the
 stop)", key "run": what firmware that never exits takes to get there.
 
+A profile that followed tasks and interrupt handlers (the --json
+"contexts") also compares each one's instructions (and cycles), and each
+handler's worst run ("run_max"), as the counter "task NAME" or "[irq]
+FUNCTION", core "tasks", key its name.
+
 Counts under -icount are exact, so any other change is real too: it is
 shown, but fails nothing. A value of the baseline missing from the run
 is a regression; a value only the run has is shown as new.
@@ -39,6 +44,7 @@ DEFAULT_ABS = 0         # clocks
 REGRESSION_EXIT = 3
 TOTAL = "total"
 RUN = "run"
+TASKS = "tasks"
 
 
 @dataclass
@@ -117,6 +123,15 @@ def _values(doc):
             metrics = _metrics(counter)
             for metric in sorted(metrics, key=lambda m: (m != "clocks", m)):
                 out[(base, key, metric)] = (name, metrics[metric])
+    for c in doc.get("contexts", []):
+        name = c["name"] if c["kind"] == "handler" else f"task {c['name']}"
+        metrics = {m: c[m] for m in ("instructions", "cycles") if m in c}
+        if "run_instructions" in c:
+            metrics["run_max"] = c["run_instructions"]["max"]
+        if "run_cycles" in c:
+            metrics["run_cycles_max"] = c["run_cycles"]["max"]
+        for metric, value in metrics.items():
+            out[(TASKS, c["name"], metric)] = (name, value)
     run = doc.get("run") or {}
     if run.get("ended") == "stop" and run.get("instructions") is not None:
         out[(RUN, RUN, "instructions")] = ("(run to the stop)",

@@ -13,6 +13,8 @@ import gate
 import junit
 import readout
 import report_json
+import contexts
+import elf
 import timeline
 from common import say
 
@@ -68,10 +70,16 @@ def warn_empty_sections(cores, optimization):
                     f"(scripts/profile -O 0), or use the result")
 
 
-def produce(args, board, built, image, result, cores, run=None):
+def produce(args, board, built, image, result, cores, run=None,
+            profile=None):
     """Everything asked for; returns the exit status (the guest's, or
     gate.REGRESSION_EXIT for a regression in a run that exited 0).
-    run: how the run ended (stops.json_run), for --json."""
+    run: how the run ended (stops.json_run), for --json; profile: the
+    plugin.Profile, whose tasks and handlers go to --json and
+    --timeline."""
+    tasks = None
+    if profile and profile.contexts:
+        tasks = (profile, elf.read(image), board)
     if not cores:
         say("no readout of the counters: QEMU was stopped before it "
             "could write one" + (f" (it did not stop within "
@@ -90,6 +98,8 @@ def produce(args, board, built, image, result, cores, run=None):
             board, built.binary(board.arch), image,
             None if args.no_icount else board.icount_shift, result, cores,
             run)
+        if tasks:
+            doc["contexts"] = contexts.rows(*tasks)
     if args.json:
         report_json.write(args.json, doc)
         _wrote(args.json)
@@ -97,7 +107,7 @@ def produce(args, board, built, image, result, cores, run=None):
         timeline.warn_dropped(cores)
         timeline.write(args.timeline, cores, {
             "board": board.name, "image": str(image),
-            "clock_hz": board.freq})
+            "clock_hz": board.freq}, tasks)
         _wrote(args.timeline)
     if args.svg:
         title = f"{Path(image).name} on {board.name}: clocks per section"

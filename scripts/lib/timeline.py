@@ -10,11 +10,16 @@ STOP; tid N section N, from BEGIN to END. Each interval is a complete
 (fractions down to the nanosecond). A RESET, a BEGIN on a begun section
 and an END on a section not begun are instant ("i") events. Intervals
 still open when QEMU exited end there, with args.open_at_exit.
+
+With a profile that followed tasks and interrupt handlers, one more
+process has a track per task and per handler, with a slice for each
+stretch of virtual time it ran (contexts.py).
 """
 
 import json
 from pathlib import Path
 
+import contexts
 from common import say
 
 
@@ -91,8 +96,9 @@ def _metadata(pid, core, tids):
     return meta
 
 
-def trace(cores, metadata):
-    """The trace document of every core that kept a timeline."""
+def trace(cores, metadata, tasks=None):
+    """The trace document of every core that kept a timeline, and of the
+    tasks and handlers (tasks: (plugin.Profile, elf.Image, Board))."""
     events = []
     dropped = {}
     for pid, core in enumerate(cores, 1):
@@ -100,6 +106,9 @@ def trace(cores, metadata):
             continue
         events += core_events(pid, core)
         dropped[f"{core.base:#010x}"] = core.timeline["dropped"]
+    if tasks:
+        events += contexts.trace_events(*tasks, len(cores) + 1)
+        dropped["contexts"] = tasks[0].switches_dropped
     return {"traceEvents": events, "displayTimeUnit": "ns",
             "otherData": dict(metadata, dropped_events=dropped)}
 
@@ -114,5 +123,5 @@ def warn_dropped(cores):
                 f"{t['dropped']} (raise --timeline-events, at most 4194304)")
 
 
-def write(path, cores, metadata):
-    Path(path).write_text(json.dumps(trace(cores, metadata)) + "\n")
+def write(path, cores, metadata, tasks=None):
+    Path(path).write_text(json.dumps(trace(cores, metadata, tasks)) + "\n")
