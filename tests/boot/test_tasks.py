@@ -1,0 +1,184 @@
+# SPDX-License-Identifier: MIT
+"""Tasks and interrupt handlers, followed host-side with nothing in the
+firmware (tests/firmware/tasks: a preemptive scheduler on the MPS2
+boards' Cortex-M, with a FreeRTOS-named control block laid out its own
+way): names read through DWARF, exact handler runs with nesting, each
+task's deepest stack pointer as the program itself finds it, call
+stacks rooted at their task, the timeline, and the same on every run.
+"""
+
+import json
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import boards
+import elf
+import gate
+import rtos
+from common import REPO
+
+PROFILE = REPO / "scripts" / "profile"
+TASKS = "tests/firmware/tasks.elf"
+BOARDS = ["mps2-an385", "mps2-an386", "mps2-an500"]
+WORK_TASKS = {"alpha": 1, "beta": 2, "gamma": 3}     # units per tick
+
+
+def run(ctx, board_name):
+    """The profile of one run (cached): JSON, stacks, timeline, output."""
+    key = ("tasks", board_name)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    image = ctx.firmware(boards.get(board_name), TASKS)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        proc = subprocess.run(
+            [str(PROFILE), "--board", board_name, "--sample", "exact",
+             "--json", tmp / "run.json", "--stacks", tmp / "stacks.txt",
+             "--timeline", tmp / "timeline.json", image],
+            cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True,
+            text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        found = {
+            "image": image,
+            "stdout": proc.stdout,
+            "stderr": proc.stderr,
+            "doc": json.loads((tmp / "run.json").read_text()),
+            "stacks": (tmp / "stacks.txt").read_text(),
+            "timeline": json.loads((tmp / "timeline.json").read_text()),
+        }
+    found["contexts"] = {c["name"]: c for c in found["doc"]["contexts"]}
+    ctx.cache[key] = found
+    return found
+
+
+def printed(found):
+    """What the program says: {"ticks": T, "nmis": N, "switches": S} and
+    {task: deepest sp}."""
+    counts = re.search(r"^ticks (\d+) nmis (\d+) switches (\d+)$",
+                       found["stdout"], re.M)
+    assert counts, found["stdout"]
+    deepest = {m[1]: int(m[2], 16) for m in re.finditer(
+        r"^task (\w+) deepest_sp (0x[0-9a-f]+)$", found["stdout"], re.M)}
+    return dict(zip(("ticks", "nmis", "switches"),
+                    map(int, counts.groups()))), deepest
+
+
+def test_the_control_block_is_read_through_dwarf(ctx):
+    image = ctx.firmware(boards.get(BOARDS[0]), TASKS)
+    layout = rtos.layout(elf.read(image))
+    # the program's TCB_t: pxStack and pcTaskName where FreeRTOS has not
+    assert (layout.rtos, layout.name_offset, layout.name_len,
+            layout.stack_offset) == ("FreeRTOS", 20, 12, 12)
+    assert layout.current == elf.read(image).symbols["pxCurrentTCB"]
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_tasks_are_named_by_the_rtos_and_handlers_by_their_function(
+        ctx, board_name):
+    found = run(ctx, board_name)
+    assert set(found["contexts"]) == {
+        "alpha", "beta", "gamma", "idle", "_start", "[irq] arm_systick_isr",
+        "[irq] arm_nmi_isr", "[irq] arm_pendsv_isr", "[irq] arm_svc_isr"}, \
+        found["contexts"]
+    assert "tasks: FreeRTOS's" in found["stderr"], found["stderr"]
+    assert "Tasks and interrupt handlers (9 contexts" in found["stdout"]
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_handler_runs_are_exact_and_a_nested_one_is_its_own(ctx,
+                                                            board_name):
+    found = run(ctx, board_name)
+    counts, _ = printed(found)
+    c = found["contexts"]
+    assert c["[irq] arm_systick_isr"]["runs"] == counts["ticks"] == 40
+    assert c["[irq] arm_nmi_isr"]["runs"] == counts["nmis"] == 5
+    assert c["[irq] arm_pendsv_isr"]["runs"] == counts["switches"]
+    assert c["[irq] arm_svc_isr"]["runs"] == 1
+    # The NMI preempts SysTick: its work is not in SysTick's runs
+    nmi = c["[irq] arm_nmi_isr"]["run_instructions"]
+    tick = c["[irq] arm_systick_isr"]["run_instructions"]
+    assert nmi["min"] == nmi["max"] > 300
+    assert tick["max"] < 100 and tick["min"] <= tick["mean"] <= tick["max"]
+    # every task was switched in: once per tick, and idle once more
+    assert [c[t]["switched_in"] for t in ("alpha", "beta", "gamma")] == \
+        [counts["ticks"] + 1] * 3
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_each_tasks_deepest_stack_pointer_is_the_programs(ctx, board_name):
+    found = run(ctx, board_name)
+    _, deepest = printed(found)
+    assert set(deepest) == set(WORK_TASKS)
+    symbols = elf.read(found["image"]).symbols
+    for task, sp in deepest.items():
+        stack = found["contexts"][task]["stack"]
+        assert stack["deepest_sp"] == sp, (task, stack, hex(sp))
+        # the RTOS's stack: its 1 KB, from the control block's pxStack
+        assert symbols["stacks"] <= stack["base"] < symbols["stacks"] + 4096
+        assert stack["free_bytes"] == sp - stack["base"]
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_time_per_task_follows_its_work(ctx, board_name):
+    c = run(ctx, board_name)["contexts"]
+    alpha = c["alpha"]["instructions"]
+    for task, units in WORK_TASKS.items():
+        assert abs(c[task]["instructions"] / alpha - units) < 0.05 * units
+    assert abs(sum(x["share"] for x in c.values()) - 1) < 1e-6
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_call_stacks_are_rooted_at_their_task_never_inside_another(
+        ctx, board_name):
+    found = run(ctx, board_name)
+    for line in found["stacks"].splitlines():
+        frames = line.rpartition(" ")[0].split(";")
+        assert frames[0] in found["contexts"], line
+        for task in WORK_TASKS:
+            assert (f"task_{task}" in frames) == (frames[0] == task), line
+        if frames[0].startswith("[irq]"):
+            assert not any(f.startswith("task_") for f in frames), line
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_the_timeline_has_a_track_per_task_and_handler(ctx, board_name):
+    found = run(ctx, board_name)
+    events = found["timeline"]["traceEvents"]
+    tracks = {e["args"]["name"] for e in events
+              if e.get("name") == "thread_name"}
+    assert set(found["contexts"]) <= tracks
+    slices = [e for e in events if e["ph"] == "X" and e["cat"] == "context"]
+    nmi = [e for e in slices if e["name"] == "[irq] arm_nmi_isr"]
+    assert len(nmi) == 5
+    # SysTick: a slice per run, and one more after each NMI it resumed
+    assert len([e for e in slices
+                if e["name"] == "[irq] arm_systick_isr"]) == 40 + 5
+    assert all(e["dur"] > 0 for e in slices)
+    assert found["timeline"]["otherData"]["dropped_events"]["contexts"] == 0
+
+
+def test_the_same_on_every_run(ctx):
+    first = run(ctx, BOARDS[0])
+    ctx.cache.pop(("tasks", BOARDS[0]))
+    second = run(ctx, BOARDS[0])
+    for part in ("contexts", "stacks", "timeline", "stdout"):
+        assert first[part] == second[part], part
+
+
+def test_the_gate_compares_tasks_and_worst_case_handler_runs(ctx):
+    doc = run(ctx, BOARDS[0])["doc"]
+    rows = {(r.key, r.metric): r for r in gate.compare(doc, doc)
+            if r.core == gate.TASKS}
+    assert rows[("alpha", "instructions")].name == "task alpha"
+    assert rows[("[irq] arm_systick_isr", "run_max")].status == "same"
+    faster = json.loads(json.dumps(doc))
+    for c in faster["contexts"]:
+        if c["name"] == "[irq] arm_nmi_isr":
+            c["run_instructions"]["max"] -= 100
+    rows = {(r.key, r.metric): r for r in gate.compare(doc, faster)}
+    assert rows[("[irq] arm_nmi_isr", "run_max")].status == "regressed"
+    assert rows[("[irq] arm_nmi_isr", "instructions")].status == "same"
