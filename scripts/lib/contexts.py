@@ -102,7 +102,7 @@ def rows(profile, image, board):
                                      "max": c.run_cycles_max}
         if c.sp_low:
             row["stack"] = {"deepest_sp": c.sp_low,
-                            "used_bytes": c.sp_high - c.sp_low}
+                            "used_bytes": c.stack_used}
             if c.stack_base:
                 row["stack"]["base"] = c.stack_base
                 row["stack"]["free_bytes"] = c.sp_low - c.stack_base
@@ -139,8 +139,10 @@ def report(profile, image, board):
             f"{stack.get('free_bytes', ''):>6}\n")
     lines.append("  (instructions; per run: one run of the handler, "
                  "without the handlers that preempted it; stack in bytes: "
-                 "from the highest to the deepest stack pointer seen, and "
-                 "what the deepest left of the stack the RTOS gave)\n")
+                 "a task's from its highest to its deepest stack pointer, "
+                 "a handler's most in one run from its stack pointer at "
+                 "entry; free: what the deepest left of the stack the RTOS "
+                 "gave)\n")
     return "".join(lines)
 
 

@@ -100,6 +100,9 @@ class Context:
     run_cycles_max: int
     sp_low: int                     # its deepest stack pointer; 0
     sp_high: int
+    stack_used: int                 # bytes: a task's from its highest sp
+    #                                 to its lowest, a handler's most in
+    #                                 one run, from its sp at entry
     name: str                       # the RTOS's name for a task
 
 
@@ -155,10 +158,10 @@ def read(path):
         if tag in ("stopped-by", "start"):
             continue                    # how the run ended: stops.read()
         if tag == "context":
-            nums = [int(f, 0) for f in fields[2:18]]
+            nums = [int(f, 0) for f in fields[2:19]]
             c = Context(int(fields[0]), fields[1], *nums,
-                        name=line.split(None, 19)[19]
-                        if len(fields) > 18 else "")
+                        name=line.split(None, 20)[20]
+                        if len(fields) > 19 else "")
             p.contexts[c.id] = c
             continue
         if tag in ("mode", "cycles-model"):

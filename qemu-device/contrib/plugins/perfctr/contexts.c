@@ -62,6 +62,8 @@ typedef struct Context {
     uint64_t run_min, run_max, run_total;
     uint64_t run_cycles_min, run_cycles_max;
     uint64_t sp_low, sp_high;   /* its stack pointer's range */
+    uint64_t run_sp;            /* a handler's sp when this run began */
+    uint64_t used;              /* a handler's most stack in one run */
     uint64_t saved_sp;          /* a task's sp when last interrupted */
 } Context;
 
@@ -187,6 +189,10 @@ static void note_sp(Context *c, uint64_t sp)
 {
     c->sp_low = MIN(c->sp_low, sp);
     c->sp_high = MAX(c->sp_high, sp);
+    if (c->handler && sp < c->run_sp) {
+        /* it may run on whatever stack it interrupted: count per run */
+        c->used = MAX(c->used, c->run_sp - sp);
+    }
 }
 
 static void add_switch(unsigned index, uint64_t now, Context *to)
@@ -296,7 +302,8 @@ static void enter_handler(VcpuContexts *vc, unsigned index, uint64_t number,
     h->run_cycles = 0;
     profile_stack_clear(h->calls);
     if (reg_sp) {
-        note_sp(h, read_reg(vc, reg_sp));
+        h->run_sp = read_reg(vc, reg_sp);
+        note_sp(h, h->run_sp);
     }
     run(vc, index, h);
 }
@@ -477,7 +484,7 @@ void contexts_restart(void)
         c->run_total = c->run_max = c->run_cycles_max = 0;
         c->run_min = c->run_cycles_min = UINT64_MAX;
         c->sp_low = UINT64_MAX;
-        c->sp_high = 0;
+        c->sp_high = c->used = 0;
     }
     for (i = 0; i < vcpus->len; i++) {
         VcpuContexts *vc = vcpu_contexts(i);
@@ -505,13 +512,18 @@ void contexts_write(FILE *out)
         fprintf(out, "context %u %s %" PRIu64 " %" PRIu64 " 0x%" PRIx64
                 " 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64
                 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-                " %" PRIu64 " %" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64 " %s\n",
+                " %" PRIu64 " %" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64
+                " %" PRIu64 " %s\n",
                 c->id, c->handler ? "handler" : "task", c->number,
                 profile_stack_root(c->calls), c->first_pc, c->key,
                 c->stack_base, c->instructions, c->cycles, c->switches_in,
-                c->runs, c->runs ? c->run_min : 0, c->run_max, c->run_total,
-                c->runs ? c->run_cycles_min : 0, c->run_cycles_max,
+                c->runs, c->run_min == UINT64_MAX ? 0 : c->run_min,
+                c->run_max, c->run_total,
+                c->run_cycles_min == UINT64_MAX ? 0 : c->run_cycles_min,
+                c->run_cycles_max,
                 c->sp_low == UINT64_MAX ? 0 : c->sp_low, c->sp_high,
+                c->handler ? c->used :
+                c->sp_low == UINT64_MAX ? 0 : c->sp_high - c->sp_low,
                 c->name);
     }
     for (i = 0; i < switches->len; i++) {

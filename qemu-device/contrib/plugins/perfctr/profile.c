@@ -291,9 +291,8 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
         }
         return;
     case INSN_EXCEPTION_RETURN:
-        if (next != fall) {
-            contexts_returned(index, next);
-        }
+        /* Even to the next instruction: it follows the handler's code */
+        contexts_returned(index, next);
         return;
     case INSN_BRANCH:
         if (!last.direct && v->calls->depth &&
