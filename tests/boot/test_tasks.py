@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """Tasks and interrupt handlers, followed host-side with nothing in the
-firmware (tests/firmware/tasks: a preemptive scheduler on the MPS2
-boards' Cortex-M, with a FreeRTOS-named control block laid out its own
-way): names read through DWARF, exact handler runs with nesting, each
+firmware (tests/firmware/tasks: a preemptive scheduler, by PendSV on the
+MPS2 boards' Cortex-M and by the timer's trap on riscv32-virt, with a
+FreeRTOS-named control block laid out its own way): names read through
+DWARF, exact handler runs with nesting, each
 task's deepest stack pointer as the program itself finds it, call
 stacks rooted at their task, the timeline, and the same on every run.
 """
@@ -23,7 +24,17 @@ from common import REPO
 
 PROFILE = REPO / "scripts" / "profile"
 TASKS = "tests/firmware/tasks.elf"
-BOARDS = ["mps2-an385", "mps2-an386", "mps2-an500"]
+BOARDS = ["mps2-an385", "mps2-an386", "mps2-an500", "riscv32-virt"]
+# Each board's handlers: the tick's, the nested one's, the switch's (the
+# nested one's too on RISC-V: tasks yield by ECALL), the first task's
+M_HANDLERS = ("[irq] arm_systick_isr", "[irq] arm_nmi_isr",
+              "[irq] arm_pendsv_isr", "[irq] arm_svc_isr")
+RISCV_HANDLERS = ("[irq] trap_entry (machine timer)",
+                  "[irq] trap_entry (ecall from M)")
+
+
+def handlers(board_name):
+    return RISCV_HANDLERS if board_name == "riscv32-virt" else M_HANDLERS
 WORK_TASKS = {"alpha": 1, "beta": 2, "gamma": 3}     # units per tick
 
 
@@ -80,12 +91,12 @@ def test_the_control_block_is_read_through_dwarf(ctx):
 def test_tasks_are_named_by_the_rtos_and_handlers_by_their_function(
         ctx, board_name):
     found = run(ctx, board_name)
-    assert set(found["contexts"]) == {
-        "alpha", "beta", "gamma", "idle", "_start", "[irq] arm_systick_isr",
-        "[irq] arm_nmi_isr", "[irq] arm_pendsv_isr", "[irq] arm_svc_isr"}, \
-        found["contexts"]
+    names = {"alpha", "beta", "gamma", "idle", "_start",
+             *handlers(board_name)}
+    assert set(found["contexts"]) == names, found["contexts"]
     assert "tasks: FreeRTOS's" in found["stderr"], found["stderr"]
-    assert "Tasks and interrupt handlers (9 contexts" in found["stdout"]
+    assert f"Tasks and interrupt handlers ({len(names)} contexts" in \
+        found["stdout"]
 
 
 @pytest.mark.parametrize("board_name", BOARDS)
@@ -94,15 +105,21 @@ def test_handler_runs_are_exact_and_a_nested_one_is_its_own(ctx,
     found = run(ctx, board_name)
     counts, _ = printed(found)
     c = found["contexts"]
-    assert c["[irq] arm_systick_isr"]["runs"] == counts["ticks"] == 40
-    assert c["[irq] arm_nmi_isr"]["runs"] == counts["nmis"] == 5
-    assert c["[irq] arm_pendsv_isr"]["runs"] == counts["switches"]
-    assert c["[irq] arm_svc_isr"]["runs"] == 1
-    # The NMI preempts SysTick: its work is not in SysTick's runs
-    nmi = c["[irq] arm_nmi_isr"]["run_instructions"]
-    tick = c["[irq] arm_systick_isr"]["run_instructions"]
-    assert nmi["min"] == nmi["max"] > 300
-    assert tick["max"] < 100 and tick["min"] <= tick["mean"] <= tick["max"]
+    tick, nested = handlers(board_name)[:2]
+    assert c[tick]["runs"] == counts["ticks"] == 40
+    if board_name == "riscv32-virt":
+        # the yields (one per switch, but for the tick's) and the nested
+        assert c[nested]["runs"] == counts["switches"] - counts["ticks"] \
+            + counts["nmis"]
+    else:
+        assert c[nested]["runs"] == counts["nmis"] == 5
+        # the first switch, from main, is SVC's
+        assert c["[irq] arm_pendsv_isr"]["runs"] == counts["switches"] - 1
+        assert c["[irq] arm_svc_isr"]["runs"] == 1
+    # The nested one preempts the tick's: its work is not in the tick's
+    assert c[nested]["run_instructions"]["max"] > 1000
+    runs = c[tick]["run_instructions"]
+    assert runs["max"] < 300 and runs["min"] <= runs["mean"] <= runs["max"]
     # every task was switched in: once per tick, and idle once more
     assert [c[t]["switched_in"] for t in ("alpha", "beta", "gamma")] == \
         [counts["ticks"] + 1] * 3
@@ -119,6 +136,7 @@ def test_each_tasks_deepest_stack_pointer_is_the_programs(ctx, board_name):
         assert stack["deepest_sp"] == sp, (task, stack, hex(sp))
         # the RTOS's stack: its 1 KB, from the control block's pxStack
         assert symbols["stacks"] <= stack["base"] < symbols["stacks"] + 4096
+        assert stack["used_bytes"] > 256
         assert stack["free_bytes"] == sp - stack["base"]
 
 
@@ -152,11 +170,11 @@ def test_the_timeline_has_a_track_per_task_and_handler(ctx, board_name):
               if e.get("name") == "thread_name"}
     assert set(found["contexts"]) <= tracks
     slices = [e for e in events if e["ph"] == "X" and e["cat"] == "context"]
-    nmi = [e for e in slices if e["name"] == "[irq] arm_nmi_isr"]
-    assert len(nmi) == 5
-    # SysTick: a slice per run, and one more after each NMI it resumed
-    assert len([e for e in slices
-                if e["name"] == "[irq] arm_systick_isr"]) == 40 + 5
+    tick, nested = handlers(board_name)[:2]
+    assert len([e for e in slices if e["name"] == nested]) == \
+        found["contexts"][nested]["runs"]
+    # the tick's: a slice per run, and one more after each nested one
+    assert len([e for e in slices if e["name"] == tick]) == 40 + 5
     assert all(e["dur"] > 0 for e in slices)
     assert found["timeline"]["otherData"]["dropped_events"]["contexts"] == 0
 

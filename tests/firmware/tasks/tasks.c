@@ -1,0 +1,166 @@
+/*
+ * A small preemptive scheduler, for the profiler's tasks and handlers
+ * (tests/boot/test_tasks.py); its ports switch by PendSV on the MPS2
+ * boards' Cortex-M (port_cortex_m.c) and by the machine timer's trap on
+ * riscv32-virt (port_riscv.c).
+ *
+ * Four tasks run on their own stacks: alpha, beta and gamma do 1, 2 and
+ * 3 units of work at each tick, then yield until the next; idle takes
+ * the rest.  Every NMI_EVERY ticks the tick's handler takes a nested
+ * exception, which does a unit of work.
+ *
+ * The control block names its fields as FreeRTOS does (TCB_t,
+ * pxCurrentTCB, pcTaskName, pxStack) but lays them out otherwise, so
+ * that a profiler that finds the names finds them through DWARF.
+ *
+ * Each work task calls deepest() once per tick, with interrupts masked,
+ * which notes the stack pointer at the task's deepest point.  After
+ * TICKS ticks idle prints, and exits with 0:
+ *   "ticks T nmis N switches S"
+ *   "task NAME deepest_sp 0xADDR" for alpha, beta and gamma
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "tasks.h"
+
+#define WORK_UNIT 300
+
+static uint32_t stacks[NUM_TASKS][STACK_WORDS] __attribute__((aligned(16)));
+static TCB_t tcbs[NUM_TASKS];
+TCB_t tasks_boot;
+TCB_t *volatile pxCurrentTCB = &tasks_boot;
+volatile uint32_t ticks, nmis, switches;
+static volatile uint32_t sink;
+
+void __attribute__((noinline)) work(uint32_t units)
+{
+    uint32_t i;
+
+    for (i = 0; i < units * WORK_UNIT; i++) {
+        sink += i;
+    }
+}
+
+/* The task's deepest stack: a frame of its own, interrupts masked */
+static void __attribute__((noinline)) deepest(TCB_t *self)
+{
+    volatile uint32_t frame[64];
+    uint32_t sp;
+
+    MASK_INTERRUPTS();
+    frame[0] = 1;
+    READ_SP(sp);
+    if (!self->deepest_sp || sp < self->deepest_sp) {
+        self->deepest_sp = sp;
+    }
+    sink += frame[0];
+    UNMASK_INTERRUPTS();
+}
+
+/* Until the next tick: let the others run */
+static void wait_for_tick(TCB_t *self)
+{
+    self->ready = 0;
+    port_yield();
+    while (!self->ready) {
+        continue;
+    }
+}
+
+static void __attribute__((noreturn, noinline)) task_alpha(void)
+{
+    for (;;) {
+        work(tcbs[ALPHA].work_units);
+        deepest(&tcbs[ALPHA]);
+        wait_for_tick(&tcbs[ALPHA]);
+    }
+}
+
+static void __attribute__((noreturn, noinline)) task_beta(void)
+{
+    for (;;) {
+        work(tcbs[BETA].work_units);
+        deepest(&tcbs[BETA]);
+        wait_for_tick(&tcbs[BETA]);
+    }
+}
+
+static void __attribute__((noreturn, noinline)) task_gamma(void)
+{
+    for (;;) {
+        work(tcbs[GAMMA].work_units);
+        deepest(&tcbs[GAMMA]);
+        wait_for_tick(&tcbs[GAMMA]);
+    }
+}
+
+static void __attribute__((noreturn, noinline)) task_idle(void)
+{
+    int i;
+
+    while (ticks < TICKS) {
+        __asm__ volatile("wfi");
+    }
+    printf("ticks %lu nmis %lu switches %lu\n", (unsigned long)ticks,
+           (unsigned long)nmis, (unsigned long)switches);
+    for (i = ALPHA; i < IDLE; i++) {
+        printf("task %s deepest_sp 0x%08lx\n", tcbs[i].pcTaskName,
+               (unsigned long)tcbs[i].deepest_sp);
+    }
+    exit(0);
+}
+
+static void create(int i, const char *name, void (*entry)(void),
+                   uint32_t units)
+{
+    int c;
+
+    for (c = 0; name[c] && c < (int)sizeof(tcbs[i].pcTaskName) - 1; c++) {
+        tcbs[i].pcTaskName[c] = name[c];
+    }
+    tcbs[i].pxTopOfStack = port_new_stack(&stacks[i][STACK_WORDS], entry);
+    tcbs[i].pxStack = stacks[i];
+    tcbs[i].work_units = units;
+    tcbs[i].ready = 1;
+}
+
+void select_next_task(void)
+{
+    int at = pxCurrentTCB == &tasks_boot ? NUM_TASKS - 1 :
+             pxCurrentTCB - tcbs;
+    int i;
+
+    for (i = 1; i <= NUM_TASKS; i++) {
+        TCB_t *next = &tcbs[(at + i) % NUM_TASKS];
+
+        if (next->ready || next == &tcbs[IDLE]) {
+            if (next != pxCurrentTCB) {
+                switches++;
+            }
+            pxCurrentTCB = next;
+            return;
+        }
+    }
+}
+
+/* At each tick, in its handler: every task is ready again */
+void tasks_tick(void)
+{
+    int i;
+
+    ticks++;
+    for (i = 0; i < NUM_TASKS; i++) {
+        tcbs[i].ready = 1;
+    }
+}
+
+int main(void)
+{
+    create(ALPHA, "alpha", task_alpha, 1);
+    create(BETA, "beta", task_beta, 2);
+    create(GAMMA, "gamma", task_gamma, 3);
+    create(IDLE, "idle", task_idle, 0);
+    port_start();
+}

@@ -1,0 +1,54 @@
+/*
+ * The test scheduler's tasks (tasks.c) and what each port gives them
+ * (port_cortex_m.c, port_riscv.c), as FreeRTOS splits tasks.c from its
+ * port.c.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef TASKS_H
+#define TASKS_H
+
+#include <stdint.h>
+
+#define TICKS 40
+#define NMI_EVERY 8
+#define STACK_WORDS 256
+
+typedef struct tskTaskControlBlock {
+    volatile uint32_t *pxTopOfStack;    /* first: the switch code's */
+    volatile uint32_t ready;
+    volatile uint32_t deepest_sp;
+    uint32_t *pxStack;
+    uint32_t work_units;
+    char pcTaskName[12];
+} TCB_t;
+
+enum { ALPHA, BETA, GAMMA, IDLE, NUM_TASKS };
+
+extern TCB_t *volatile pxCurrentTCB;
+extern TCB_t tasks_boot;        /* main's, until the first task starts */
+extern volatile uint32_t ticks, nmis, switches;
+
+/* Interrupts off and on, and the stack pointer, in the caller's frame */
+#if defined(__riscv)
+#define MASK_INTERRUPTS() __asm__ volatile("csrci mstatus, 8" : : : "memory")
+#define UNMASK_INTERRUPTS() __asm__ volatile("csrsi mstatus, 8" : : : "memory")
+#define READ_SP(sp) __asm__ volatile("mv %0, sp" : "=r"(sp))
+#else
+#define MASK_INTERRUPTS() __asm__ volatile("cpsid i" : : : "memory")
+#define UNMASK_INTERRUPTS() __asm__ volatile("cpsie i" : : : "memory")
+#define READ_SP(sp) __asm__ volatile("mov %0, sp" : "=r"(sp))
+#endif
+
+/* tasks.c: some work (the nested handler's too); the tick */
+void work(uint32_t units);
+void tasks_tick(void);
+void select_next_task(void);
+
+/* The port: a new task's stack as a switch leaves one, its top below
+ * top; yield to the next task; start the tick and the first task */
+uint32_t *port_new_stack(uint32_t *top, void (*entry)(void));
+void port_yield(void);
+void __attribute__((noreturn)) port_start(void);
+
+#endif
