@@ -9,22 +9,10 @@
  * SPDX-License-Identifier: MIT
  */
 #include "board.h"
+#include "gic.h"
 #include "io.h"
 #include "perfctr.h"
 #include "system.h"
-
-#define GICD_BASE 0x08000000
-#define GICD_CTLR 0x000
-#define GICD_ISENABLER 0x100
-#define GICD_ICENABLER 0x180
-#define GICD_IPRIORITYR 0x400
-#define GICD_ITARGETSR 0x800
-#define GICC_BASE 0x08010000
-#define GICC_CTLR 0x000
-#define GICC_PMR 0x004
-#define GICC_IAR 0x00c
-#define GICC_EOIR 0x010
-#define GIC_SPURIOUS 1023
 
 void arm_vbar_irq(alt_u32 pc);
 void arm_vbar_fault(int kind, alt_u32 pc);

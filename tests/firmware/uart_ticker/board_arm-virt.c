@@ -13,21 +13,11 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "gic.h"
 #include "io.h"
 #include "system.h"
 #include "uart_ticker.h"
 
-
-#define GICD_BASE 0x08000000
-#define GICD_CTLR 0x000
-#define GICD_ISENABLER0 0x100
-#define GICD_IPRIORITYR 0x400
-#define GICC_BASE 0x08010000
-#define GICC_CTLR 0x000
-#define GICC_PMR 0x004
-#define GICC_IAR 0x00c
-#define GICC_EOIR 0x010
-#define GIC_SPURIOUS 1023
 #define VIRTUAL_TIMER_ID 27     /* PPI 11 */
 
 #define CNTV_CTL_ENABLE 1u
@@ -65,7 +55,7 @@ void board_tick_start(void)
     word &= ~(0xffu << 8 * (VIRTUAL_TIMER_ID & 3));
     word |= 0xa0u << 8 * (VIRTUAL_TIMER_ID & 3);
     IOWR_32DIRECT(GICD_BASE, GICD_IPRIORITYR + (VIRTUAL_TIMER_ID & ~3), word);
-    IOWR_32DIRECT(GICD_BASE, GICD_ISENABLER0, 1u << VIRTUAL_TIMER_ID);
+    IOWR_32DIRECT(GICD_BASE, GICD_ISENABLER, 1u << VIRTUAL_TIMER_ID);
     IOWR_32DIRECT(GICC_BASE, GICC_PMR, 0xff);
     IOWR_32DIRECT(GICC_BASE, GICC_CTLR, 1);
     next_compare = read_cntvct() + TIMER_PERIOD;
