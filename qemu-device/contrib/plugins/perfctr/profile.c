@@ -307,30 +307,46 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
     }
 }
 
+/*
+ * The vCPU leaves the block it entered last for next: a block's entry,
+ * or, with sp (QEMU's), the pc where an exception interrupted it with
+ * that stack pointer.  Charge what ran of the block, follow where it went.
+ */
+static void leave_block(Vcpu *v, unsigned index, uint64_t next,
+                        const uint64_t *sp)
+{
+    Block *last = v->block;
+    uint64_t now = executed_total(v, index);
+    uint64_t executed = now - v->block_ticks;
+    bool whole = executed >= last->n;
+
+    if (executed && !config.period) {
+        charge_block(last, v->calls->node, executed);
+    }
+    v->block_ticks = now;
+    if (last->sp_moved_last && whole && !sp) {
+        contexts_sp_moved(index);       /* (an exception's sp is noted) */
+    }
+    if (sp && whole && last->last.kind == INSN_EXCEPTION_RETURN) {
+        /* Interrupted as it returned: the sp is the one it left */
+        contexts_returned_to(index, next, *sp);
+    } else {
+        follow(v, index, last, executed, next);
+    }
+}
+
 static void block_entered(unsigned index, void *udata)
 {
     Block *next = udata;
     Vcpu *v;
-    uint64_t now;
 
     enter();
     v = vcpu_state(index);
-    now = executed_total(v, index);
     if (v->block) {
-        Block *last = v->block;
-        uint64_t executed = now - v->block_ticks;
-
-        if (executed && !config.period) {
-            charge_block(last, v->calls->node, executed);
-        }
-        v->block_ticks = now;
-        if (last->sp_moved_last && executed >= last->n) {
-            contexts_sp_moved(index);
-        }
-        follow(v, index, last, executed, next->pc);
+        leave_block(v, index, next->pc, NULL);
     }
     v->block = next;
-    v->block_ticks = now;
+    v->block_ticks = executed_total(v, index);
     leave();
 }
 
@@ -409,22 +425,7 @@ void profile_exception_entered(unsigned index, uint64_t number,
     enter();
     v = vcpu_state(index);
     if (v->block) {
-        /* Where the interrupted block went, as a block entered there */
-        Block *last = v->block;
-        uint64_t now = executed_total(v, index);
-        uint64_t executed = now - v->block_ticks;
-
-        if (executed && !config.period) {
-            charge_block(last, v->calls->node, executed);
-        }
-        v->block_ticks = now;
-        if (last->last.kind == INSN_EXCEPTION_RETURN &&
-            executed >= last->n) {
-            /* Interrupted as it returned: the sp is the one it left */
-            contexts_returned_to(index, resume_pc, sp);
-        } else {
-            follow(v, index, last, executed, resume_pc);
-        }
+        leave_block(v, index, resume_pc, &sp);
     }
     contexts_entered(index, number, sp);
     leave();
