@@ -30,8 +30,10 @@ typedef enum InsnKind {
 typedef struct InsnClass {
     InsnKind kind;
     bool direct;            /* target is known before it runs */
-    /* Its encoding has a condition (B<c>, CBZ, BEQ...; a Thumb IT block
-     * may still predicate a branch whose encoding has none) */
+    /*
+     * Its encoding has a condition (B<c>, CBZ, BEQ...; a Thumb IT block
+     * may still predicate a branch whose encoding has none)
+     */
     bool conditional;
     uint64_t target;        /* where a direct branch or call goes */
     bool load;              /* reads data memory (LDM, POP, LDRD too) */
