@@ -42,14 +42,42 @@ def exception_name(board, number):
     return ARM_EXCEPTIONS.get(number, f"exception {number}")
 
 
+def _vector_target(image, addr):
+    """Where the Arm vector at addr branches to (B, B.W or LDR pc,
+    [pc, #imm]: the forms vector tables use), or None."""
+    word = image.read(addr, 4)
+    if word is None:
+        return None
+    w = int.from_bytes(word, "little")
+    if w >> 24 == 0xea:                                 # B (Arm state)
+        return addr + 8 + (((w & 0xffffff) ^ 0x800000) - 0x800000) * 4
+    if w & 0xfffff000 == 0xe59ff000:                    # LDR pc, [pc, #imm]
+        target = image.read(addr + 8 + (w & 0xfff), 4)
+        return int.from_bytes(target, "little") & ~1 if target else None
+    hw1, hw2 = w & 0xffff, w >> 16
+    if hw1 & 0xf800 == 0xf000 and hw2 & 0xd000 == 0x9000:  # B.W (Thumb)
+        s = (hw1 >> 10) & 1
+        i1 = 1 ^ ((hw2 >> 13) & 1) ^ s
+        i2 = 1 ^ ((hw2 >> 11) & 1) ^ s
+        offset = (s << 24 | i1 << 23 | i2 << 22 | (hw1 & 0x3ff) << 12 |
+                  (hw2 & 0x7ff) << 1)
+        return addr + 4 + offset - (s << 25)
+    return None
+
+
 def _entry_name(image, addr):
-    """The function at addr, or a label there (an assembly vector)."""
+    """The function at addr, or a label there (an assembly vector), or
+    the one a vector there branches to (an A-profile or ARM11 table)."""
     name = image.function_name(addr)
-    if name.startswith("0x"):
-        labels = sorted(n for n, v in image.symbols.items()
-                        if v & ~1 == addr and not n.startswith("$"))
-        return labels[0] if labels else name
-    return name
+    if not name.startswith("0x"):
+        return name
+    labels = sorted(n for n, v in image.symbols.items()
+                    if v & ~1 == addr and not n.startswith("$"))
+    if labels:
+        return labels[0]
+    target = _vector_target(image, addr)
+    return _entry_name(image, target) if target is not None and \
+        target != addr else name
 
 
 def labels(profile, image, board):
@@ -100,10 +128,12 @@ def rows(profile, image, board):
             if profile.cycles_model:
                 row["run_cycles"] = {"min": c.run_cycles_min,
                                      "max": c.run_cycles_max}
-        if c.sp_low:
-            row["stack"] = {"deepest_sp": c.sp_low,
-                            "used_bytes": c.stack_used}
-            if c.stack_base:
+        if c.sp_low or c.stack_used:
+            # (a handler entered on a banked stack never set: sp 0)
+            row["stack"] = {"used_bytes": c.stack_used}
+            if c.sp_low:
+                row["stack"]["deepest_sp"] = c.sp_low
+            if c.stack_base and c.sp_low:
                 row["stack"]["base"] = c.stack_base
                 row["stack"]["free_bytes"] = c.sp_low - c.stack_base
         out.append(row)
@@ -141,7 +171,7 @@ def report(profile, image, board):
                  "without the handlers that preempted it; stack in bytes: "
                  "a task's from its highest to its deepest stack pointer, "
                  "a handler's most in one run from its stack pointer at "
-                 "entry; free: what the deepest left of the stack the RTOS "
+                 "entry or from the stack it switched to; free: what the deepest left of the stack the RTOS "
                  "gave)\n")
     return "".join(lines)
 

@@ -464,12 +464,19 @@ void contexts_unmatched_return(unsigned index, uint64_t pc)
     }
 }
 
-void contexts_sp_moved(unsigned index)
+void contexts_sp_written(unsigned index, bool switched)
 {
     VcpuContexts *vc = vcpu_contexts(index);
+    Context *c = vc->running;
 
-    if (reg_sp) {
-        note_sp(vc->running, read_reg(vc, reg_sp));
+    if (!reg_sp) {
+        return;
+    }
+    if (!switched) {
+        note_sp(c, read_reg(vc, reg_sp));
+    } else if (c->handler) {
+        /* Its run goes on on another stack: its use counts from there */
+        c->run_sp = read_reg(vc, reg_sp);
     }
 }
 

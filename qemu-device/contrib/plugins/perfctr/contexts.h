@@ -31,6 +31,7 @@ void contexts_returned_m(unsigned index, uint64_t number, uint64_t pc,
 void contexts_returned_to(unsigned index, uint64_t pc, uint64_t sp);
 void contexts_returned(unsigned index, uint64_t pc);
 void contexts_unmatched_return(unsigned index, uint64_t pc);
-void contexts_sp_moved(unsigned index);
+/* The stack pointer was written: moved along its stack, or switched */
+void contexts_sp_written(unsigned index, bool switched);
 
 #endif

@@ -277,6 +277,7 @@ void events_instrument(struct qemu_plugin_tb *tb)
     uint32_t targets = __atomic_load_n(&targeted, __ATOMIC_RELAXED) & want;
     size_t i, n = qemu_plugin_tb_n_insns(tb);
     uint32_t before = 0;
+    bool linked = false;           /* the one before links it: a call */
 
     if (!want) {
         return;
@@ -291,6 +292,10 @@ void events_instrument(struct qemu_plugin_tb *tb)
         unsigned e;
 
         isa_classify(isa, bytes, got, pc, &c);
+        if (linked) {
+            isa_linked(&c);
+        }
+        linked = isa_links_next(isa, bytes, got);
         events = events_of(&c) & want;
         if (i == 0 && (want & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES))) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(

@@ -397,6 +397,11 @@ static void thumb32_control_timing(uint16_t hw1, uint16_t hw2,
         t->cls = TC_SYSTEM;                         /* MSR, CPS, WFI... */
         t->reads = REG(hw1 & 0xf);
         t->sets_pc = hw1 == 0xf3de;                 /* SUBS pc, lr */
+        if (((hw1 & 0xfff0) == 0xf380 && (hw2 & 0x0100)) ||
+            (hw1 == 0xf3af && (hw2 & 0xf900) == 0x8100)) {
+            /* A-profile MSR CPSR_c, CPS #mode: another mode's sp */
+            t->writes = REG(ARM_SP);
+        }
     }
 }
 

@@ -40,3 +40,16 @@ bool isa_timing(Isa isa, const uint8_t *bytes, size_t len, InsnTiming *out)
     }
     return false;
 }
+
+bool isa_links_next(Isa isa, const uint8_t *bytes, size_t len)
+{
+    return isa == ISA_A32 && len == 4 &&
+           (le32(bytes) & 0x0fffffff) == 0x01a0e00f;    /* MOV lr, pc */
+}
+
+void isa_linked(InsnClass *branch)
+{
+    if (branch->kind == INSN_BRANCH && !branch->direct) {
+        branch->kind = INSN_CALL;
+    }
+}

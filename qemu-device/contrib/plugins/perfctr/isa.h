@@ -80,7 +80,7 @@ typedef struct InsnTiming {
 /*
  * Decode the timing class and register use of the instruction of len
  * bytes; false if the bytes are not a whole instruction (it is then a
- * TC_ALU that uses no register).  A32 is not decoded: always TC_ALU.
+ * TC_ALU that uses no register).
  */
 bool isa_timing(Isa isa, const uint8_t *bytes, size_t len,
                 InsnTiming *out);
@@ -91,5 +91,15 @@ bool isa_timing(Isa isa, const uint8_t *bytes, size_t len,
  */
 bool isa_classify(Isa isa, const uint8_t *bytes, size_t len, uint64_t pc,
                   InsnClass *out);
+
+/*
+ * Whether the instruction of len bytes links the one after it into a
+ * call: Arm state's MOV lr, pc, after which an indirect branch (BX Rm)
+ * is a call (the Armv4T idiom; picolibc's __libc_init_array calls the
+ * constructors so).  The caller then makes that branch's class a call
+ * with isa_linked().
+ */
+bool isa_links_next(Isa isa, const uint8_t *bytes, size_t len);
+void isa_linked(InsnClass *branch);
 
 #endif

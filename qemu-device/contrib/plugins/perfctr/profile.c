@@ -37,6 +37,13 @@
 
 #define MAX_DEPTH 1024
 
+/* What an instruction does to the stack pointer */
+typedef enum SpWrite {
+    SP_KEPT,            /* nothing, or raises it on its stack (a pop) */
+    SP_MOVED,           /* moves it along its stack: a push, sub sp */
+    SP_SWITCHED,        /* another stack: mov sp, ldr sp, a mode change */
+} SpWrite;
+
 /* A translated block, as the profiler needs it */
 typedef struct Block {
     uint64_t pc;
@@ -44,7 +51,7 @@ typedef struct Block {
     uint64_t *insn_pc;
     uint8_t *insn_len;
     InsnClass last;                 /* of the last instruction */
-    bool sp_moved_last;             /* its last instruction writes sp */
+    SpWrite sp_last;                /* what its last instruction does */
     struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */
     /* Caches of the tables' entries this block used last */
     uint64_t charged_node;          /* its instructions were charged */
@@ -324,8 +331,9 @@ static void leave_block(Vcpu *v, unsigned index, uint64_t next,
         charge_block(last, v->calls->node, executed);
     }
     v->block_ticks = now;
-    if (last->sp_moved_last && whole && !sp) {
-        contexts_sp_moved(index);       /* (an exception's sp is noted) */
+    if (last->sp_last != SP_KEPT && whole && !sp) {
+        /* (an exception's sp is noted) */
+        contexts_sp_written(index, last->sp_last == SP_SWITCHED);
     }
     if (sp && whole && last->last.kind == INSN_EXCEPTION_RETURN) {
         /* Interrupted as it returned: the sp is the one it left */
@@ -350,11 +358,11 @@ static void block_entered(unsigned index, void *udata)
     leave();
 }
 
-/* After an instruction that writes the stack pointer */
-static void sp_moved(unsigned index, void *udata)
+/* After an instruction that writes the stack pointer (udata: how) */
+static void sp_written(unsigned index, void *udata)
 {
     enter();
-    contexts_sp_moved(index);
+    contexts_sp_written(index, (uintptr_t)udata == SP_SWITCHED);
     leave();
 }
 
@@ -457,25 +465,35 @@ void profile_init(const ProfileConfig *cfg)
     sp_bit = config.isa == ISA_RISCV ? 1u << 2 : 1u << 13;
 }
 
-/* Whether the instruction may lower the stack pointer */
-static bool lowers_sp(struct qemu_plugin_insn *insn)
+static bool links_next(struct qemu_plugin_insn *insn)
+{
+    uint8_t bytes[4];
+    size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+
+    return isa_links_next(config.isa, bytes, got);
+}
+
+static SpWrite sp_write(struct qemu_plugin_insn *insn)
 {
     uint8_t bytes[4];
     size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
     InsnTiming t;
 
     if (!isa_timing(config.isa, bytes, got, &t) || !(t.writes & sp_bit)) {
-        return false;
+        return SP_KEPT;
     }
-    /* Pops and post-indexed loads only raise it */
-    return t.cls != TC_LOAD && t.cls != TC_LOAD_MULTIPLE &&
-           t.cls != TC_LOAD_DOUBLE;
+    if (t.cls == TC_LOAD || t.cls == TC_LOAD_MULTIPLE ||
+        t.cls == TC_LOAD_DOUBLE) {
+        /* A pop, a post-indexed load from sp, or sp loaded from memory */
+        return t.address & sp_bit ? SP_KEPT : SP_SWITCHED;
+    }
+    return t.reads & sp_bit ? SP_MOVED : SP_SWITCHED;
 }
 
 void profile_instrument(struct qemu_plugin_tb *tb)
 {
     Block *block = g_new0(Block, 1);
-    bool sp_pending = false;
+    SpWrite sp_pending = SP_KEPT;
     size_t i;
 
     block->pc = qemu_plugin_tb_vaddr(tb);
@@ -490,14 +508,15 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t pc = qemu_plugin_insn_vaddr(insn);
         size_t len = qemu_plugin_insn_size(insn);
-        bool moves_sp = config.stacks && lowers_sp(insn);
+        SpWrite writes_sp = config.stacks ? sp_write(insn) : SP_KEPT;
 
-        if (sp_pending) {
+        if (sp_pending != SP_KEPT) {
             /* Before this one: the stack pointer it left */
             qemu_plugin_register_vcpu_insn_exec_cb(
-                insn, sp_moved, QEMU_PLUGIN_CB_R_REGS, NULL);
+                insn, sp_written, QEMU_PLUGIN_CB_R_REGS,
+                (void *)(uintptr_t)sp_pending);
         }
-        sp_pending = moves_sp;
+        sp_pending = writes_sp;
         block->insn_pc[i] = pc;
         block->insn_len[i] = len;
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
@@ -517,9 +536,12 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
 
             isa_classify(config.isa, bytes, got, pc, &block->last);
+            if (i && links_next(qemu_plugin_tb_get_insn(tb, i - 1))) {
+                isa_linked(&block->last);
+            }
         }
     }
-    block->sp_moved_last = sp_pending;
+    block->sp_last = sp_pending;
     if (config.stacks) {
         /* Registers are read at a block's entry (all in memory then) */
         qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
