@@ -45,6 +45,13 @@ class Image:
         found = self.function_at(addr)
         return found.split("+")[0] if found else f"{addr:#x}"
 
+    def read(self, addr, size):
+        """The size bytes the image loads at addr, or None."""
+        for s in self.segments:
+            if s.addr <= addr and addr + size <= s.addr + len(s.data):
+                return s.data[addr - s.addr:addr - s.addr + size]
+        return None
+
     def function_at(self, addr):
         """The function containing addr, as 'name+0xoff', or None."""
         starts = [f[0] for f in self.functions]

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: MIT
 """Tasks and interrupt handlers, followed host-side with nothing in the
 firmware (tests/firmware/tasks: a preemptive scheduler, by PendSV on the
-MPS2 boards' Cortex-M and by the timer's trap on riscv32-virt, with a
+MPS2 boards' Cortex-M, by the timer's trap on riscv32-virt and by the
+tick's IRQ on arm-virt's Cortex-A15 and raspi1ap's ARM1176, with a
 FreeRTOS-named control block laid out its own way): names read through
-DWARF, exact handler runs with nesting, each
-task's deepest stack pointer as the program itself finds it, call
-stacks rooted at their task, the timeline, and the same on every run.
+DWARF, exact handler runs with nesting, each task's deepest stack
+pointer as the program itself finds it, call stacks rooted at their
+task, the timeline, and the same on every run.
 """
 
 import json
@@ -24,18 +25,23 @@ from common import REPO
 
 PROFILE = REPO / "scripts" / "profile"
 TASKS = "tests/firmware/tasks.elf"
-BOARDS = ["mps2-an385", "mps2-an386", "mps2-an500", "riscv32-virt"]
+BOARDS = ["mps2-an385", "mps2-an386", "mps2-an500", "riscv32-virt",
+          "arm-virt", "raspi1ap"]
 # Each board's handlers: the tick's, the nested one's, the switch's (the
 # nested one's too on RISC-V: tasks yield by ECALL), the first task's
 M_HANDLERS = ("[irq] arm_systick_isr", "[irq] arm_nmi_isr",
               "[irq] arm_pendsv_isr", "[irq] arm_svc_isr")
 RISCV_HANDLERS = ("[irq] trap_entry (machine timer)",
                   "[irq] trap_entry (ecall from M)")
+# (named by the entry each vector branches to)
+ARM_HANDLERS = ("[irq] port_irq_entry", "[irq] port_svc_entry")
+WORK_TASKS = {"alpha": 1, "beta": 2, "gamma": 3}     # units per tick
 
 
 def handlers(board_name):
-    return RISCV_HANDLERS if board_name == "riscv32-virt" else M_HANDLERS
-WORK_TASKS = {"alpha": 1, "beta": 2, "gamma": 3}     # units per tick
+    if board_name.startswith("mps2"):
+        return M_HANDLERS
+    return RISCV_HANDLERS if board_name == "riscv32-virt" else ARM_HANDLERS
 
 
 def run(ctx, board_name):
@@ -107,7 +113,7 @@ def test_handler_runs_are_exact_and_a_nested_one_is_its_own(ctx,
     c = found["contexts"]
     tick, nested = handlers(board_name)[:2]
     assert c[tick]["runs"] == counts["ticks"] == 40
-    if board_name == "riscv32-virt":
+    if not board_name.startswith("mps2"):
         # the yields (one per switch, but for the tick's) and the nested
         assert c[nested]["runs"] == counts["switches"] - counts["ticks"] \
             + counts["nmis"]

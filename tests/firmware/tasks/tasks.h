@@ -1,7 +1,7 @@
 /*
  * The test scheduler's tasks (tasks.c) and what each port gives them
- * (port_cortex_m.c, port_riscv.c), as FreeRTOS splits tasks.c from its
- * port.c.
+ * (port_cortex_m.c, port_riscv.c, port_arm.c), as FreeRTOS splits
+ * tasks.c from its port.c.
  *
  * SPDX-License-Identifier: MIT
  */
