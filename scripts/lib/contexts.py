@@ -183,7 +183,8 @@ def roots(profile):
 
 def trace_events(profile, image, board, pid):
     """Chrome trace events: a track per context, a slice per stretch it
-    ran (a task's ends where a handler preempts it)."""
+    ran (a task's ends where a handler preempts it), with the vCPU it
+    ran on when there are several."""
     names = labels(profile, image, board)
     tids = {c.id: n for n, c in enumerate(used(profile), 1)}
     events = [{"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
@@ -194,6 +195,7 @@ def trace_events(profile, image, board, pid):
                    {"ph": "M", "name": "thread_sort_index", "pid": pid,
                     "tid": tid, "args": {"sort_index": tid}}]
     running = {}
+    several = len({s[2] for s in profile.switches}) > 1
     for ns, insns, vcpu, cid in profile.switches + [(None, None, None,
                                                       None)]:
         for v in ([vcpu] if vcpu is not None else list(running)):
@@ -203,13 +205,14 @@ def trace_events(profile, image, board, pid):
                 end_insns = insns if insns is not None else \
                     profile.end_instructions
                 if was in tids and end_ns is not None and end_ns > start_ns:
+                    args = {"instructions": end_insns - start_insns}
+                    if several:
+                        args["vcpu"] = v
                     events.append({
                         "ph": "X", "name": names[was], "cat": "context",
                         "pid": pid, "tid": tids[was],
                         "ts": start_ns / 1000.0,
-                        "dur": (end_ns - start_ns) / 1000.0,
-                        "args": {"instructions": end_insns - start_insns,
-                                 "vcpu": v}})
+                        "dur": (end_ns - start_ns) / 1000.0, "args": args})
         if cid is not None:
             running[vcpu] = (ns, insns, cid)
     return events

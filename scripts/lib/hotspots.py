@@ -15,6 +15,7 @@ import gprof
 import plugin
 import speedscope
 import stacks
+import task_gmon
 from common import Failure, say
 
 DEFAULT_PERIOD = 1000
@@ -42,12 +43,13 @@ class Profiler:
 
     def finish(self, image, gmon_path, stacks_path=None, unit="seconds",
                report=say, guest_gmon=None, flamegraph_path=None,
-               speedscope_path=None):
+               speedscope_path=None, per_task=False):
         """Write gmon.out (and collapsed stacks), report what was written;
         return the Profile and gprof's flat profile.
 
         With guest_gmon (the gmon.out of a program built with -pg), its
-        call arcs replace the ones followed host-side.
+        call arcs replace the ones followed host-side.  With per_task, a
+        gmon.out per task and handler too, and the flat profile of each.
         """
         profile = plugin.read(self.results)
         arcs = profile.arcs
@@ -88,8 +90,15 @@ class Profiler:
             report(f"profile: speedscope file in {speedscope_path} "
                    f"({speedscope_path.stat().st_size:,} bytes)")
         flat = gprof.run(self.board, image, gmon_path, "-p")
-        return profile, flat + contexts.report(profile, elf.read(image),
-                                               self.board)
+        flat += contexts.report(profile, elf.read(image), self.board)
+        if per_task:
+            written = task_gmon.write(profile, elf.read(image), self.board,
+                                      gmon_path, self.gmon_unit(unit))
+            report(f"profile: a gmon.out per task and handler: "
+                   f"{len(written)} files, "
+                   f"{task_gmon.path_for(gmon_path, '*')}")
+            flat += task_gmon.report(self.board, image, written)
+        return profile, flat
 
     def gmon_unit(self, unit):
         """(rate, dimension, abbreviation) of gmon.out's histogram: a

@@ -221,6 +221,10 @@ def parse_args(argv):
                      help="what gprof's times are in: the counter's "
                      "seconds (default), or counter clocks, exact to the "
                      "clock")
+    hot.add_argument("--per-task", action="store_true",
+                     help="also write a gmon.out per task and interrupt "
+                     "handler beside gmon.out (gmon.TASK.out) and print "
+                     "gprof's flat profile of each (docs/tasks.md)")
     hot.add_argument("--flamegraph", type=Path, metavar="FILE",
                      help="also draw the call stacks as an SVG flame graph")
     hot.add_argument("--stacks", type=Path, metavar="FILE",
@@ -342,10 +346,10 @@ def check_files(parser, args):
                      f"ELF image")
     if args.gprof and args.sample is None:
         args.sample = hotspots.DEFAULT_PERIOD
-    if (args.gmon or args.stacks or args.flamegraph or args.speedscope) \
-            and args.sample is None:
-        parser.error("--gmon, --stacks, --flamegraph and --speedscope go "
-                     "with --sample or --gprof")
+    if (args.gmon or args.stacks or args.flamegraph or args.speedscope
+            or args.per_task) and args.sample is None:
+        parser.error("--gmon, --stacks, --flamegraph, --speedscope and "
+                     "--per-task go with --sample or --gprof")
     if args.gprof and not args.files:
         parser.error("--gprof builds your sources with -pg, or boots an "
                      "image built with -pg: give them")
@@ -523,7 +527,8 @@ def report_profile(args, board, profiler, image, workdir):
     profile, flat = profiler.finish(image, gmon_path, args.stacks,
                               args.gprof_unit, guest_gmon=guest_gmon,
                               flamegraph_path=args.flamegraph,
-                              speedscope_path=args.speedscope)
+                              speedscope_path=args.speedscope,
+                              per_task=args.per_task)
     sys.stdout.write(flat)
     if args.gprof:
         sys.stdout.write(gprof.run(board, image, gmon_path, "-q"))

@@ -124,4 +124,6 @@ def warn_dropped(cores):
 
 
 def write(path, cores, metadata, tasks=None):
-    Path(path).write_text(json.dumps(trace(cores, metadata, tasks)) + "\n")
+    # Compact: a long run's trace has a million context slices
+    Path(path).write_text(json.dumps(trace(cores, metadata, tasks),
+                                     separators=(",", ":")) + "\n")

@@ -54,6 +54,7 @@ def run(ctx, board_name):
         tmp = Path(tmp)
         proc = subprocess.run(
             [str(PROFILE), "--board", board_name, "--sample", "exact",
+             "--per-task", "--gmon", "gmon.out",
              "--json", tmp / "run.json", "--stacks", tmp / "stacks.txt",
              "--timeline", tmp / "timeline.json", image],
             cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True,
@@ -82,6 +83,21 @@ def printed(found):
         r"^task (\w+) deepest_sp (0x[0-9a-f]+)$", found["stdout"], re.M)}
     return dict(zip(("ticks", "nmis", "switches"),
                     map(int, counts.groups()))), deepest
+
+
+def flat_profiles(stdout):
+    """--per-task's flat profiles: {context: {function: self %}}."""
+    part = stdout.split("(--per-task):\n", 1)[1]
+    out = {}
+    for line in part.splitlines():
+        head = re.match(r"^(.+) \((gmon\..+\.out)\):$", line)
+        row = re.match(r"^\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+(?:\d+\s+"
+                       r"[\d.]+\s+[\d.]+\s+)?(\S+)$", line)
+        if head:
+            functions = out.setdefault(head[1], {})
+        elif row:
+            functions[row[2]] = float(row[1])
+    return out
 
 
 def test_the_control_block_is_read_through_dwarf(ctx):
@@ -183,6 +199,51 @@ def test_the_timeline_has_a_track_per_task_and_handler(ctx, board_name):
     assert len([e for e in slices if e["name"] == tick]) == 40 + 5
     assert all(e["dur"] > 0 for e in slices)
     assert found["timeline"]["otherData"]["dropped_events"]["contexts"] == 0
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_gprofs_flat_profile_per_task_and_handler(ctx, board_name):
+    found = run(ctx, board_name)
+    flats = flat_profiles(found["stdout"])
+    assert set(flats) == set(found["contexts"])
+    for task, units in WORK_TASKS.items():
+        mine = flats[task]
+        assert {"work", "deepest", f"task_{task}"} <= set(mine), mine
+        assert mine["work"] > 95, mine
+        assert not [f for f in mine if f.startswith("task_") and
+                    f != f"task_{task}"], mine
+    tick = handlers(board_name)[0]
+    assert "tasks_tick" in flats[tick] and "work" not in flats[tick]
+    assert "gmon.out per task and handler: " \
+        f"{len(found['contexts'])} files" in found["stderr"]
+
+
+def test_cycles_per_task_and_per_handler_run(ctx):
+    """--cycles: the model's cycles per context add up to the run's, and
+    a handler's worst run in cycles is at least its worst in
+    instructions."""
+    image = ctx.firmware(boards.get(BOARDS[0]), TASKS)
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(PROFILE), "--board", BOARDS[0], "--sample", "exact",
+             "--cycles", "--json", "run.json", image],
+            cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True,
+            text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        doc = json.loads((Path(tmp) / "run.json").read_text())
+    total = int(re.search(r"^cycles: (\d+) estimated cycles", proc.stdout,
+                          re.M)[1])
+    c = {x["name"]: x for x in doc["contexts"]}
+    assert sum(x["cycles"] for x in c.values()) == total
+    for x in c.values():
+        assert x["cycles"] >= x["instructions"] > 0, x
+    for name in M_HANDLERS[:3]:
+        runs = c[name]["run_cycles"]
+        assert c[name]["run_instructions"]["max"] <= runs["max"], c[name]
+        assert 0 < runs["min"] <= runs["max"], c[name]
+    # the nested one's work: a loop of 300 with a taken branch each time
+    assert c["[irq] arm_nmi_isr"]["run_cycles"]["max"] > \
+        c["[irq] arm_nmi_isr"]["run_instructions"]["max"] + 300
 
 
 def test_the_same_on_every_run(ctx):
