@@ -10,6 +10,8 @@ see rtos.py), or else by the function it was running when first seen;
 the context the board boots in by the image's entry point.
 """
 
+import json
+
 M_EXCEPTIONS = {1: "Reset", 2: "NMI", 3: "HardFault", 4: "MemManage",
                 5: "BusFault", 6: "UsageFault", 11: "SVCall",
                 12: "DebugMonitor", 14: "PendSV", 15: "SysTick"}
@@ -184,9 +186,14 @@ def roots(profile):
 def trace_events(profile, image, board, pid):
     """Chrome trace events: a track per context, a slice per stretch it
     ran (a task's ends where a handler preempts it), with the vCPU it
-    ran on when there are several."""
+    ran on when there are several.  The slices come encoded, as JSON
+    text (a long run has a million of them: timeline.write)."""
     names = labels(profile, image, board)
     tids = {c.id: n for n, c in enumerate(used(profile), 1)}
+    heads = {cid: json.dumps({"ph": "X", "name": names[cid],
+                              "cat": "context", "pid": pid, "tid": tid},
+                             separators=(",", ":"))[:-1]
+             for cid, tid in tids.items()}
     events = [{"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
                "args": {"name": "tasks and interrupt handlers"}}]
     for cid, tid in tids.items():
@@ -205,14 +212,12 @@ def trace_events(profile, image, board, pid):
                 end_insns = insns if insns is not None else \
                     profile.end_instructions
                 if was in tids and end_ns is not None and end_ns > start_ns:
-                    args = {"instructions": end_insns - start_insns}
-                    if several:
-                        args["vcpu"] = v
-                    events.append({
-                        "ph": "X", "name": names[was], "cat": "context",
-                        "pid": pid, "tid": tids[was],
-                        "ts": start_ns / 1000.0,
-                        "dur": (end_ns - start_ns) / 1000.0, "args": args})
+                    on_vcpu = f',"vcpu":{v}' if several else ""
+                    events.append(
+                        f'{heads[was]},"ts":{start_ns / 1000.0!r},'
+                        f'"dur":{(end_ns - start_ns) / 1000.0!r},'
+                        f'"args":{{"instructions":{end_insns - start_insns}'
+                        f'{on_vcpu}}}}}')
         if cid is not None:
             running[vcpu] = (ns, insns, cid)
     return events

@@ -96,7 +96,7 @@ class Profiler:
                                       gmon_path, self.gmon_unit(unit))
             report(f"profile: a gmon.out per task and handler: "
                    f"{len(written)} files, "
-                   f"{task_gmon.path_for(gmon_path, '*')}")
+                   f"{task_gmon.pattern(gmon_path)}")
             flat += task_gmon.report(self.board, image, written)
         return profile, flat
 

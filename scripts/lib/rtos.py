@@ -31,26 +31,38 @@ class Layout:
 
 
 class Dwarf:
-    """The structure types of an image's DWARF, by name."""
+    """The structure types of an image's DWARF, by name: those declared
+    at a compilation unit's top level (C's), read when first asked for
+    (a whole image's DWARF takes seconds to parse; its top levels not)."""
 
     def __init__(self, path):
-        self.structs = {}
-        with open(path, "rb") as f:
-            elf = ELFFile(f)
-            if not elf.has_dwarf_info():
-                return
-            for cu in elf.get_dwarf_info().iter_CUs():
-                for die in cu.iter_DIEs():
-                    if die.tag == "DW_TAG_structure_type" and \
-                            "DW_AT_name" in die.attributes and \
-                            die.has_children:
-                        name = die.attributes["DW_AT_name"].value.decode()
-                        self.structs.setdefault(name, _struct(die))
+        self._dies = {}
+        self._structs = {}
+        self._file = open(path, "rb")
+        elf = ELFFile(self._file)
+        if not elf.has_dwarf_info():
+            return
+        for cu in elf.get_dwarf_info().iter_CUs():
+            for die in cu.get_top_DIE().iter_children():
+                if die.tag == "DW_TAG_structure_type" and \
+                        "DW_AT_name" in die.attributes and \
+                        die.has_children:
+                    name = die.attributes["DW_AT_name"].value.decode()
+                    self._dies.setdefault(name, die)
+
+    def close(self):
+        self._file.close()
+
+    def struct(self, name):
+        """{member: (offset, type info)} of struct name, or None."""
+        if name not in self._structs and name in self._dies:
+            self._structs[name] = _struct(self._dies[name])
+        return self._structs.get(name)
 
     def member(self, struct, *path):
         """(offset, type DIE info) of struct.path[0].path[1]..."""
         offset = 0
-        members = self.structs.get(struct)
+        members = self.struct(struct)
         info = None
         for name in path:
             if members is None or name not in members:
@@ -155,10 +167,13 @@ def layout(image):
     if not any(s in image.symbols for s in ("pxCurrentTCB", "_kernel")):
         return None
     dwarf = Dwarf(image.path)
-    for rtos in KNOWN:
-        found = rtos(image.symbols, dwarf)
-        if found:
-            return found
+    try:
+        for rtos in KNOWN:
+            found = rtos(image.symbols, dwarf)
+            if found:
+                return found
+    finally:
+        dwarf.close()
     return ("the image has an RTOS's running-task pointer but no DWARF "
             "for its task control block (build the RTOS with -g; Zephyr "
             "also with CONFIG_THREAD_NAME)")

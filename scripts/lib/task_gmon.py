@@ -28,7 +28,12 @@ def path_for(gmon_path, label):
     """gmon.LABEL.out beside gmon_path, LABEL made a file name."""
     safe = re.sub(r"[^A-Za-z0-9_.-]+", "-",
                   label.replace("[irq] ", "irq-")).strip("-.")
-    return gmon_path.with_name(f"{gmon_path.stem}.{safe}{gmon_path.suffix}")
+    return pattern(gmon_path, safe)
+
+
+def pattern(gmon_path, part="*"):
+    """gmon.*.out: the files beside gmon_path."""
+    return gmon_path.with_name(f"{gmon_path.stem}.{part}{gmon_path.suffix}")
 
 
 def write(profile, image, board, gmon_path, unit):

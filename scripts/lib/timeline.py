@@ -17,7 +17,6 @@ stretch of virtual time it ran (contexts.py).
 """
 
 import json
-from pathlib import Path
 
 import contexts
 from common import say
@@ -98,7 +97,8 @@ def _metadata(pid, core, tids):
 
 def trace(cores, metadata, tasks=None):
     """The trace document of every core that kept a timeline, and of the
-    tasks and handlers (tasks: (plugin.Profile, elf.Image, Board))."""
+    tasks and handlers (tasks: (plugin.Profile, elf.Image, Board)); the
+    tasks' slices are JSON text already (see write)."""
     events = []
     dropped = {}
     for pid, core in enumerate(cores, 1):
@@ -123,7 +123,18 @@ def warn_dropped(cores):
                 f"{t['dropped']} (raise --timeline-events, at most 4194304)")
 
 
+def _encoded(event):
+    """An event as JSON text (contexts.py's slices come so already)."""
+    return event if isinstance(event, str) else \
+        json.dumps(event, separators=(",", ":"))
+
+
 def write(path, cores, metadata, tasks=None):
-    # Compact: a long run's trace has a million context slices
-    Path(path).write_text(json.dumps(trace(cores, metadata, tasks),
-                                     separators=(",", ":")) + "\n")
+    """The trace, compact: a long run's has a million context slices."""
+    doc = trace(cores, metadata, tasks)
+    events = doc.pop("traceEvents")
+    rest = json.dumps(doc, separators=(",", ":"))
+    with open(path, "w") as f:
+        f.write('{"traceEvents":[')
+        f.write(",".join(map(_encoded, events)))
+        f.write("]," + rest[1:] + "\n")
