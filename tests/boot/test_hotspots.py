@@ -177,3 +177,20 @@ def test_flame_graph_draws_the_exact_stacks(ctx, board):
     assert frames == dict(zip(FUNCTIONS, [
         sum(SELF[board.arch]), sum(SELF[board.arch][1:3]),
         SELF[board.arch][2], SELF[board.arch][3]])), frames
+
+
+def test_a_profile_without_call_stacks_is_written_too(ctx, board):
+    """stacks=off (scripts/bench's sampling row): the pc histogram,
+    without the call stacks, tasks and handlers that need them."""
+    image = ctx.firmware(board, IMAGE)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "profile.txt"
+        args = plugin.qemu_args(ctx.qemu, board, out, 1000, stacks=False)
+        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
+        assert result.exit_code == 0, result.output
+        profile = plugin.read(out)
+    samples = sum(profile.histogram.values())
+    # a sample in each period of 1000, at a drawn place in it
+    assert abs(samples - profile.instructions / 1000) <= 1
+    assert profile.instructions == profiled(ctx, board, 1000)["instructions"]
+    assert not profile.stacks and not profile.contexts

@@ -603,7 +603,9 @@ void profile_restart(void)
         v->block_ticks = v->start;
     }
     depth_lost_total = 0;
-    contexts_restart();
+    if (config.stacks) {
+        contexts_restart();             /* (followed with stacks only) */
+    }
     leave();
 }
 
@@ -687,7 +689,9 @@ void profile_write(FILE *out)
     fprintf(out, "period %" PRIu64 "\n", config.period ? config.period : 1);
     fprintf(out, "instructions %" PRIu64 "\n", total);
     fprintf(out, "depth-lost %" PRIu64 "\n", depth_lost_total);
-    contexts_write(out);
+    if (config.stacks) {
+        contexts_write(out);
+    }
     write_pairs(out, "pc", histogram, false);
     write_pairs(out, "arc", arcs, true);
     for (i = 1; i < nodes->len; i++) {
