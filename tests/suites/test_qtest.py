@@ -10,9 +10,12 @@ import qemu
 import tap
 
 
-@pytest.mark.parametrize("arch", qemu.ARCHES)
-@pytest.mark.parametrize("test", qemu.QTESTS,
-                         ids=[t.rpartition("/")[2] for t in qemu.QTESTS])
+RUNS = [(arch, test) for test in qemu.QTESTS
+        for arch in qemu.QTEST_ARCHES.get(test, qemu.ARCHES)]
+
+
+@pytest.mark.parametrize("arch, test", RUNS,
+                         ids=[f"{t.rpartition('/')[2]}-{a}" for a, t in RUNS])
 def test_qtest(built, arch, test):
     env = dict(os.environ, QTEST_QEMU_BINARY=str(built.binary(arch)))
     failed, seen = tap.failures([str(built.build / test), "--tap", "-k"],

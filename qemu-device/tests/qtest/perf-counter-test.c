@@ -12,6 +12,7 @@
 #include "qobject/qdict.h"
 #include "qobject/qjson.h"
 #include "qobject/qlist.h"
+#include "perfctr-qtest.h"
 
 #define PC_MMIO_SIZE 0x1000
 
@@ -78,24 +79,6 @@ static uint64_t pc_base;
 
 /* 25 MHz: one tick is 40 ns */
 #define TICK_NS 40
-
-/*
- * Like g_assert_cmpuint(), which checkpatch.pl allows only in QEMU's own
- * tests/ tree, but the test goes on to its end: one wrong count does not
- * hide the others.
- */
-#define assert_eq(got, expected) \
-    assert_eq_at(__FILE__, __LINE__, #got, (got), (expected))
-
-static void assert_eq_at(const char *file, int line, const char *what,
-                         uint64_t got, uint64_t expected)
-{
-    if (got != expected) {
-        g_test_message("%s:%d: %s is %" PRIu64 ", expected %" PRIu64,
-                       file, line, what, got, expected);
-        g_test_fail();
-    }
-}
 
 static QTestState *start_board(const Board *board, uint32_t freq_hz,
                                uint32_t sections)

@@ -1,0 +1,375 @@
+/*
+ * The Cortex-M Data Watchpoint and Trace unit's counters, and DEMCR,
+ * as the Armv7-M Architecture Reference Manual (C1.8, C1.6.5) describes
+ * them: DWT_CTRL, CYCCNT, the 8-bit CPICNT, EXCCNT, SLEEPCNT, LSUCNT
+ * and FOLDCNT, PCSR, the lock (LAR, LSR) where the core has one (the
+ * Cortex-M7), the identification registers; DEMCR.TRCENA gates them.
+ *
+ * CYCCNT counts the perf-counter core's clock: one count per
+ * instruction under -icount (the clock the scripts give the boards),
+ * the timing model's cycles when the perfctr plugin runs one
+ * (scripts/profile --cycles), else virtual time at the CPU's clock.
+ * Between two accesses, the model's cycles beyond one per instruction
+ * go to CPICNT and, when the Cortex-M7's dual issue made them fewer
+ * than the instructions, the difference to FOLDCNT, so that the
+ * architecture's identity holds: instructions = CYCCNT - CPICNT -
+ * EXCCNT - SLEEPCNT - LSUCNT + FOLDCNT (the 8-bit counters modulo 256).
+ * EXCCNT, SLEEPCNT and LSUCNT stay 0: the model does not say which
+ * extra cycles are which.  There are no comparators (NUMCOMP
+ * reads 0), no trace packets (NOTRCPKT) and no external triggers
+ * (NOEXTTRIG).  PCSR reads the pc of the code that reads it as QEMU
+ * last stored it: an instruction of the same translated block, at or
+ * before the read, which is what a PC sample is.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qemu/timer.h"
+#include "qapi/error.h"
+#include "hw/clock.h"
+#include "hw/qdev-clock.h"
+#include "hw/qdev-properties.h"
+#include "hw/registerfields.h"
+#include "hw/misc/armv7m_dwt.h"
+#include "migration/vmstate.h"
+#include "system/cpu-timers.h"
+#include "qemu/perfctr-hook.h"
+#include "target/arm/cpu.h"
+
+REG32(DWT_CTRL, 0x000)
+    FIELD(DWT_CTRL, CYCCNTENA, 0, 1)
+    FIELD(DWT_CTRL, CPIEVTENA, 17, 1)
+    FIELD(DWT_CTRL, EXCEVTENA, 18, 1)
+    FIELD(DWT_CTRL, SLEEPEVTENA, 19, 1)
+    FIELD(DWT_CTRL, LSUEVTENA, 20, 1)
+    FIELD(DWT_CTRL, FOLDEVTENA, 21, 1)
+    FIELD(DWT_CTRL, NOTRCPKT, 27, 1)
+    FIELD(DWT_CTRL, NOEXTTRIG, 26, 1)
+REG32(DWT_CYCCNT, 0x004)
+REG32(DWT_CPICNT, 0x008)
+REG32(DWT_EXCCNT, 0x00c)
+REG32(DWT_SLEEPCNT, 0x010)
+REG32(DWT_LSUCNT, 0x014)
+REG32(DWT_FOLDCNT, 0x018)
+REG32(DWT_PCSR, 0x01c)
+REG32(DWT_LAR, 0xfb0)
+REG32(DWT_LSR, 0xfb4)
+    FIELD(DWT_LSR, SLI, 0, 1)
+    FIELD(DWT_LSR, SLK, 1, 1)
+
+FIELD(DEMCR, TRCENA, 24, 1)
+
+/*
+ * What reads back as written: CYCCNTENA, POSTPRESET, POSTINIT, CYCTAP,
+ * SYNCTAP, PCSAMPLENA, EXCTRCENA and the event counter enables
+ */
+#define DWT_CTRL_RW_MASK 0x007f1fffu
+/* Read-only: no comparators, trace packets or external triggers */
+#define DWT_CTRL_RO (R_DWT_CTRL_NOTRCPKT_MASK | R_DWT_CTRL_NOEXTTRIG_MASK)
+/* DEMCR: the vector catches, the DebugMonitor bits and TRCENA */
+#define DEMCR_RW_MASK 0x010f07f1u
+#define DWT_LAR_KEY 0xc5acce55u
+#define DWT_ID_BASE 0xfd0
+#define CORTEX_M7_PARTNUM 0xc27
+
+/* PID4-7, PID0-3, CID0-3 (the Cortex-M3, M4 and M7 DWT's) */
+static const uint8_t armv7m_dwt_id[] = {
+    0x04, 0x00, 0x00, 0x00, 0x02, 0xb0, 0x3b, 0x00,
+    0x0d, 0xe0, 0x05, 0xb1,
+};
+
+static void armv7m_dwt_sources(ARMv7MDWTState *s, uint64_t *clock,
+                               uint64_t *insns)
+{
+    *insns = icount_enabled() ? icount_get_raw() : 0;
+    if (perfctr_hook_read_event(CPU(s->cpu)->cpu_index,
+                                PERFCTR_EVENT_CYCLES, clock)) {
+        return;                         /* the timing model's */
+    }
+    if (icount_enabled()) {
+        *clock = *insns;
+        return;
+    }
+    *clock = clock_ns_to_ticks(s->cpuclk,
+                               qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+}
+
+/*
+ * Bring the counters up to now: what ran since the last sync counts if
+ * TRCENA and the counter's enable were set all along (every change of
+ * either syncs first)
+ */
+static void armv7m_dwt_sync(ARMv7MDWTState *s)
+{
+    uint64_t clock, insns, cycles, executed;
+
+    armv7m_dwt_sources(s, &clock, &insns);
+    cycles = clock - s->clock_at_sync;
+    executed = icount_enabled() ? insns - s->insns_at_sync : cycles;
+    s->clock_at_sync = clock;
+    s->insns_at_sync = insns;
+    if (!FIELD_EX32(s->demcr, DEMCR, TRCENA)) {
+        return;
+    }
+    if (FIELD_EX32(s->ctrl, DWT_CTRL, CYCCNTENA)) {
+        s->cyccnt += cycles;
+    }
+    /* Cycles beyond one an instruction; fewer: instructions paired */
+    if (FIELD_EX32(s->ctrl, DWT_CTRL, CPIEVTENA) && cycles > executed) {
+        s->cpicnt += cycles - executed;
+    }
+    if (FIELD_EX32(s->ctrl, DWT_CTRL, FOLDEVTENA) && cycles < executed) {
+        s->foldcnt += executed - cycles;
+    }
+}
+
+static uint8_t *armv7m_dwt_event_counter(ARMv7MDWTState *s, hwaddr offset)
+{
+    switch (offset) {
+    case A_DWT_CPICNT:
+        return &s->cpicnt;
+    case A_DWT_EXCCNT:
+        return &s->exccnt;
+    case A_DWT_SLEEPCNT:
+        return &s->sleepcnt;
+    case A_DWT_LSUCNT:
+        return &s->lsucnt;
+    case A_DWT_FOLDCNT:
+        return &s->foldcnt;
+    }
+    return NULL;
+}
+
+static uint32_t armv7m_dwt_pcsr(ARMv7MDWTState *s)
+{
+    CPUState *cs = CPU(s->cpu);
+
+    if (current_cpu != cs) {
+        return 0xffffffff;              /* not the core: no sample */
+    }
+    return s->cpu->env.regs[15];
+}
+
+static MemTxResult armv7m_dwt_read(void *opaque, hwaddr offset,
+                                   uint64_t *data, unsigned size,
+                                   MemTxAttrs attrs)
+{
+    ARMv7MDWTState *s = ARMV7M_DWT(opaque);
+    uint8_t *counter = armv7m_dwt_event_counter(s, offset);
+
+    if (attrs.user) {
+        return MEMTX_ERROR;             /* BusFault, as the PPB's */
+    }
+    armv7m_dwt_sync(s);
+    if (counter) {
+        *data = *counter;
+        return MEMTX_OK;
+    }
+    if (offset >= DWT_ID_BASE &&
+        offset < DWT_ID_BASE + 4 * ARRAY_SIZE(armv7m_dwt_id)) {
+        *data = armv7m_dwt_id[(offset - DWT_ID_BASE) / 4];
+        return MEMTX_OK;
+    }
+    switch (offset) {
+    case A_DWT_CTRL:
+        *data = (s->ctrl & DWT_CTRL_RW_MASK) | DWT_CTRL_RO;
+        break;
+    case A_DWT_CYCCNT:
+        *data = s->cyccnt;
+        break;
+    case A_DWT_PCSR:
+        *data = armv7m_dwt_pcsr(s);
+        break;
+    case A_DWT_LSR:
+        *data = s->has_lock ? R_DWT_LSR_SLI_MASK |
+                (s->locked ? R_DWT_LSR_SLK_MASK : 0) : 0;
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "armv7m-dwt: read of 0x%03" HWADDR_PRIx
+                      ": no register there (RAZ)\n", offset);
+        *data = 0;
+    }
+    return MEMTX_OK;
+}
+
+static MemTxResult armv7m_dwt_write(void *opaque, hwaddr offset,
+                                    uint64_t value, unsigned size,
+                                    MemTxAttrs attrs)
+{
+    ARMv7MDWTState *s = ARMV7M_DWT(opaque);
+    uint8_t *counter = armv7m_dwt_event_counter(s, offset);
+
+    if (attrs.user) {
+        return MEMTX_ERROR;
+    }
+    if (offset == A_DWT_LAR) {
+        s->locked = s->has_lock && value != DWT_LAR_KEY;
+        return MEMTX_OK;
+    }
+    if (s->locked) {
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "armv7m-dwt: write of 0x%03" HWADDR_PRIx
+                      " while locked (write 0xC5ACCE55 to LAR): ignored\n",
+                      offset);
+        return MEMTX_OK;
+    }
+    armv7m_dwt_sync(s);
+    if (counter) {
+        *counter = value;
+        return MEMTX_OK;
+    }
+    switch (offset) {
+    case A_DWT_CTRL:
+        s->ctrl = value & DWT_CTRL_RW_MASK;
+        break;
+    case A_DWT_CYCCNT:
+        s->cyccnt = value;
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "armv7m-dwt: write of 0x%" PRIx64 " to 0x%03"
+                      HWADDR_PRIx ": read-only or no register (ignored)\n",
+                      value, offset);
+    }
+    return MEMTX_OK;
+}
+
+static const MemoryRegionOps armv7m_dwt_ops = {
+    .read_with_attrs = armv7m_dwt_read,
+    .write_with_attrs = armv7m_dwt_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid.min_access_size = 4,
+    .valid.max_access_size = 4,
+};
+
+static MemTxResult armv7m_dwt_demcr_read(void *opaque, hwaddr offset,
+                                        uint64_t *data, unsigned size,
+                                        MemTxAttrs attrs)
+{
+    ARMv7MDWTState *s = ARMV7M_DWT(opaque);
+
+    if (attrs.user) {
+        return MEMTX_ERROR;
+    }
+    *data = s->demcr;
+    return MEMTX_OK;
+}
+
+static MemTxResult armv7m_dwt_demcr_write(void *opaque, hwaddr offset,
+                                         uint64_t value, unsigned size,
+                                         MemTxAttrs attrs)
+{
+    ARMv7MDWTState *s = ARMV7M_DWT(opaque);
+
+    if (attrs.user) {
+        return MEMTX_ERROR;
+    }
+    armv7m_dwt_sync(s);
+    s->demcr = value & DEMCR_RW_MASK;
+    return MEMTX_OK;
+}
+
+static const MemoryRegionOps armv7m_dwt_demcr_ops = {
+    .read_with_attrs = armv7m_dwt_demcr_read,
+    .write_with_attrs = armv7m_dwt_demcr_write,
+    .endianness = DEVICE_LITTLE_ENDIAN,
+    .valid.min_access_size = 4,
+    .valid.max_access_size = 4,
+};
+
+static void armv7m_dwt_reset_hold(Object *obj, ResetType type)
+{
+    ARMv7MDWTState *s = ARMV7M_DWT(obj);
+
+    s->demcr = 0;
+    s->ctrl = 0;
+    s->cyccnt = 0;
+    s->cpicnt = s->exccnt = s->sleepcnt = s->lsucnt = s->foldcnt = 0;
+    s->locked = s->has_lock;
+    armv7m_dwt_sources(s, &s->clock_at_sync, &s->insns_at_sync);
+}
+
+static void armv7m_dwt_init(Object *obj)
+{
+    ARMv7MDWTState *s = ARMV7M_DWT(obj);
+
+    memory_region_init_io(&s->iomem, obj, &armv7m_dwt_ops, s,
+                          "armv7m-dwt", 0x1000);
+    sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
+    memory_region_init_io(&s->demcr_iomem, obj, &armv7m_dwt_demcr_ops, s,
+                          "armv7m-dwt-demcr", 4);
+    sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->demcr_iomem);
+    s->cpuclk = qdev_init_clock_in(DEVICE(obj), "cpuclk", NULL, NULL, 0);
+}
+
+static void armv7m_dwt_realize(DeviceState *dev, Error **errp)
+{
+    ARMv7MDWTState *s = ARMV7M_DWT(dev);
+
+    if (!s->cpu) {
+        error_setg(errp, "armv7m-dwt: 'cpu' link not set");
+        return;
+    }
+    s->has_lock = FIELD_EX32(s->cpu->midr, MIDR_EL1, PARTNUM) ==
+                  CORTEX_M7_PARTNUM;
+}
+
+static int armv7m_dwt_pre_save(void *opaque)
+{
+    armv7m_dwt_sync(ARMV7M_DWT(opaque));
+    return 0;
+}
+
+static const VMStateDescription vmstate_armv7m_dwt = {
+    .name = "armv7m-dwt",
+    .version_id = 1,
+    .minimum_version_id = 1,
+    .pre_save = armv7m_dwt_pre_save,
+    .fields = (const VMStateField[]) {
+        VMSTATE_UINT32(demcr, ARMv7MDWTState),
+        VMSTATE_UINT32(ctrl, ARMv7MDWTState),
+        VMSTATE_UINT32(cyccnt, ARMv7MDWTState),
+        VMSTATE_UINT8(cpicnt, ARMv7MDWTState),
+        VMSTATE_UINT8(exccnt, ARMv7MDWTState),
+        VMSTATE_UINT8(sleepcnt, ARMv7MDWTState),
+        VMSTATE_UINT8(lsucnt, ARMv7MDWTState),
+        VMSTATE_UINT8(foldcnt, ARMv7MDWTState),
+        VMSTATE_BOOL(locked, ARMv7MDWTState),
+        VMSTATE_UINT64(clock_at_sync, ARMv7MDWTState),
+        VMSTATE_UINT64(insns_at_sync, ARMv7MDWTState),
+        VMSTATE_END_OF_LIST()
+    }
+};
+
+static const Property armv7m_dwt_properties[] = {
+    DEFINE_PROP_LINK("cpu", ARMv7MDWTState, cpu, TYPE_ARM_CPU, ARMCPU *),
+};
+
+static void armv7m_dwt_class_init(ObjectClass *klass, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(klass);
+    ResettableClass *rc = RESETTABLE_CLASS(klass);
+
+    dc->realize = armv7m_dwt_realize;
+    dc->vmsd = &vmstate_armv7m_dwt;
+    device_class_set_props(dc, armv7m_dwt_properties);
+    rc->phases.hold = armv7m_dwt_reset_hold;
+}
+
+static const TypeInfo armv7m_dwt_info = {
+    .name = TYPE_ARMV7M_DWT,
+    .parent = TYPE_SYS_BUS_DEVICE,
+    .instance_size = sizeof(ARMv7MDWTState),
+    .instance_init = armv7m_dwt_init,
+    .class_init = armv7m_dwt_class_init,
+};
+
+static void armv7m_dwt_register_types(void)
+{
+    type_register_static(&armv7m_dwt_info);
+}
+
+type_init(armv7m_dwt_register_types);

@@ -1,0 +1,29 @@
+/*
+ * What the project's qtests share (perf-counter-test.c,
+ * armv7m-dwt-test.c)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef PERFCTR_QTEST_H
+#define PERFCTR_QTEST_H
+
+/*
+ * Like g_assert_cmpuint(), which checkpatch.pl allows only in QEMU's own
+ * tests/ tree, but the test goes on to its end: one wrong count does not
+ * hide the others.
+ */
+#define assert_eq(got, expected) \
+    assert_eq_at(__FILE__, __LINE__, #got, (got), (expected))
+
+static inline void assert_eq_at(const char *file, int line, const char *what,
+                                uint64_t got, uint64_t expected)
+{
+    if (got != expected) {
+        g_test_message("%s:%d: %s is %" PRIu64 ", expected %" PRIu64,
+                       file, line, what, got, expected);
+        g_test_fail();
+    }
+}
+
+#endif
