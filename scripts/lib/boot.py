@@ -55,9 +55,10 @@ def headless(qemu, board, serial=True):
 
 
 def console_args(board, console=None):
-    """Every UART of board to QEMU's stdout, where the guest's
-    semihosting output goes too, or to the file console.  Each writes
-    when the guest does, so the two stay in the guest's order."""
+    """Every UART of board, and a Cortex-M's ITM stimulus ports (printf
+    over SWO), to QEMU's stdout, where the guest's semihosting output
+    goes too, or to the file console.  Each writes when the guest does,
+    so they stay in the guest's order."""
     # Not stdio (one frontend) nor a mux (four at most): the same file
     # opened once for each UART, appending
     path = str(Path(console).resolve()) if console else "/proc/self/fd/1"
@@ -66,6 +67,9 @@ def console_args(board, console=None):
     for i in range(board.uarts):
         args += ["-chardev", f"file,id=uart{i},path={path},append=on",
                  "-serial", f"chardev:uart{i}"]
+    if board.cpu.lower().startswith("cortex-m"):
+        args += ["-chardev", f"file,id=itm,path={path},append=on",
+                 "-global", "armv7m-itm.chardev=itm"]
     return args
 
 

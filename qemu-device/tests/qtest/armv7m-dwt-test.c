@@ -1,8 +1,9 @@
 /*
- * QTest for the Cortex-M DWT's counters (hw/misc/armv7m_dwt.c) on the
- * MPS2 boards.  No guest instruction runs under qtest, so CYCCNT counts
- * virtual time at the CPU's clock (25 MHz: one count each 40 ns), which
- * only moves when the test steps it: every count is known in advance.
+ * QTest for the Cortex-M DWT's counters (hw/misc/armv7m_dwt.c) and ITM
+ * stimulus ports (hw/misc/armv7m_itm.c) on the MPS2 boards.  No guest
+ * instruction runs under qtest, so CYCCNT counts virtual time at the
+ * CPU's clock (25 MHz: one count each 40 ns), which only moves when the
+ * test steps it: every count is known in advance.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -26,6 +27,12 @@
 #define CTRL_RO 0x0c000000u     /* NOTRCPKT, NOEXTTRIG; NUMCOMP 0 */
 #define LAR_KEY 0xc5acce55u
 #define TICK_NS 40              /* the MPS2 boards' 25 MHz */
+#define ITM_STIM(n) (0xe0000000 + 4 * (n))
+#define ITM_TER 0xe0000e00
+#define ITM_TCR 0xe0000e80
+#define ITM_LAR 0xe0000fb0
+#define ITM_PID0 0xe0000fe0
+#define ITM_TCR_ITMENA 1u
 
 typedef struct Board {
     const char *machine;
@@ -134,6 +141,55 @@ static void test_lock_ignores_writes(const void *data)
     qtest_quit(qts);
 }
 
+static void test_itm_registers_and_fifoready(const void *data)
+{
+    const Board *board = data;
+    QTestState *qts = qtest_initf("-machine %s", board->machine);
+
+    assert_eq(qtest_readl(qts, ITM_PID0), 0x01);
+    assert_eq(qtest_readl(qts, ITM_STIM(0)), 0);        /* disabled */
+    qtest_writel(qts, ITM_TCR, ITM_TCR_ITMENA);
+    assert_eq(qtest_readl(qts, ITM_TCR), board->has_lock ? 0 : 1);
+    qtest_writel(qts, ITM_LAR, LAR_KEY);
+    qtest_writel(qts, ITM_TCR, ITM_TCR_ITMENA);
+    qtest_writel(qts, ITM_TER, 0x80000001);
+    assert_eq(qtest_readl(qts, ITM_TCR), ITM_TCR_ITMENA);
+    assert_eq(qtest_readl(qts, ITM_TER), 0x80000001);
+    /* DEMCR.TRCENA (the DWT's) enables the ITM too */
+    assert_eq(qtest_readl(qts, ITM_STIM(0)), 0);
+    qtest_writel(qts, DEMCR, DEMCR_TRCENA);
+    assert_eq(qtest_readl(qts, ITM_STIM(0)), 1);
+    qtest_quit(qts);
+}
+
+static void test_itm_stimulus_bytes_reach_the_chardev(const void *data)
+{
+    const Board *board = data;
+    g_autofree char *path = NULL;
+    g_autofree char *out = NULL;
+    int fd = g_file_open_tmp("itm-XXXXXX", &path, NULL);
+    QTestState *qts;
+
+    g_assert(fd >= 0);
+    close(fd);
+    qts = qtest_initf("-machine %s -chardev file,id=itm,path=%s "
+                      "-global armv7m-itm.chardev=itm",
+                      board->machine, path);
+    qtest_writeb(qts, ITM_STIM(0), 'a');                /* disabled */
+    qtest_writel(qts, DEMCR, DEMCR_TRCENA);
+    qtest_writel(qts, ITM_LAR, LAR_KEY);
+    qtest_writel(qts, ITM_TCR, ITM_TCR_ITMENA);
+    qtest_writel(qts, ITM_TER, 1);
+    qtest_writeb(qts, ITM_STIM(1), 'b');                /* not in TER */
+    qtest_writeb(qts, ITM_STIM(0), 'c');
+    qtest_writew(qts, ITM_STIM(0), 0x6564);             /* "de" */
+    qtest_writel(qts, ITM_STIM(0), 0x0a686766);         /* "fgh\n" */
+    qtest_quit(qts);
+    g_assert(g_file_get_contents(path, &out, NULL, NULL));
+    assert_eq(strcmp(out, "cdefgh\n"), 0);
+    unlink(path);
+}
+
 static const struct {
     const char *name;
     void (*func)(const void *data);
@@ -144,6 +200,9 @@ static const struct {
     { "cyccnt-is-written-and-wraps", test_cyccnt_is_written_and_wraps },
     { "event-counters-are-8-bit", test_event_counters_are_8_bit },
     { "lock-ignores-writes", test_lock_ignores_writes },
+    { "itm-registers-and-fifoready", test_itm_registers_and_fifoready },
+    { "itm-stimulus-bytes-reach-the-chardev",
+      test_itm_stimulus_bytes_reach_the_chardev },
 };
 
 int main(int argc, char **argv)
@@ -159,7 +218,7 @@ int main(int argc, char **argv)
             continue;
         }
         for (t = 0; t < ARRAY_SIZE(tests); t++) {
-            g_autofree char *path = g_strdup_printf("armv7m-dwt/%s/%s",
+            g_autofree char *path = g_strdup_printf("armv7m-debug/%s/%s",
                                                     boards[b].machine,
                                                     tests[t].name);
             qtest_add_data_func(path, &boards[b], tests[t].func);
