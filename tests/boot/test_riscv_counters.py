@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: MIT
+"""RISC-V's mcycle on riscv32-virt counts the counter core's clock
+(qemu-device/patches/0015-...: one per instruction under -icount, the
+E31 model's cycles with --cycles), exactly over the same instructions
+as the plugin's window; minstret stays the instructions; mcountinhibit
+stops mcycle (tests/firmware/riscv_counters.c)."""
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import boards
+import boot
+import elf
+import plugin
+
+IMAGE = "tests/firmware/riscv_counters.elf"
+LOOP_INSTRUCTIONS = 22          # li; 10 x (addi; bnez); the second read
+
+
+def run(ctx, cycles):
+    key = ("riscv_counters", cycles)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    board = boards.get("riscv32-virt")
+    image = ctx.firmware(board, IMAGE)
+    symbols = elf.read(image).symbols
+    window = (symbols["cycle_loop_start"], symbols["cycle_loop_end"])
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cycles.txt"
+        args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
+                                cycles=cycles, windows=[window])
+        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
+        assert result.exit_code == 0, result.output
+        windows = plugin.read(out).windows
+    printed = {line.split()[0]: int(line.split()[1])
+               for line in result.output.splitlines()
+               if len(line.split()) == 2 and line.split()[1].isdigit()}
+    ctx.cache[key] = (printed, windows.get(window))
+    return ctx.cache[key]
+
+
+@pytest.mark.parametrize("cycles", [False, True], ids=["icount", "cycles"])
+def test_minstret_counts_the_instructions(ctx, cycles):
+    assert run(ctx, cycles)[0]["instret"] == LOOP_INSTRUCTIONS
+
+
+def test_mcycle_counts_each_instruction_under_icount(ctx):
+    assert run(ctx, False)[0]["cycle"] == LOOP_INSTRUCTIONS
+
+
+def test_mcycle_counts_the_models_cycles_with_cycles(ctx):
+    printed, (cycles, instructions) = run(ctx, True)
+    # the window adds up cycle_loop's 2 calls, the same each time
+    assert instructions == 2 * LOOP_INSTRUCTIONS and cycles % 2 == 0
+    assert printed["cycle"] == cycles // 2 != LOOP_INSTRUCTIONS
+
+
+@pytest.mark.parametrize("cycles", [False, True], ids=["icount", "cycles"])
+def test_mcountinhibit_stops_mcycle(ctx, cycles):
+    assert run(ctx, cycles)[0]["inhibited"] == 0
