@@ -2,8 +2,11 @@
 """Helpers for the boot tests: boot a test image, parse what it prints."""
 
 import re
+import tempfile
+from pathlib import Path
 
 import boot
+import plugin
 from common import REPO
 
 # A program (C) that counts in section 2 until QEMU is stopped
@@ -36,6 +39,19 @@ def run_image(ctx, board, relpath, **kwargs):
     """Boot firmware relpath of board's build; return the boot Result."""
     image = ctx.firmware(board, relpath)
     return boot.boot(ctx.qemu, board, image, capture=True, **kwargs)
+
+
+def run_with_windows(ctx, board, image, windows, cycles):
+    """Boot image with the plugin counting (with cycles, estimating
+    cycles too) in each window (start, end) of pcs; return the boot
+    Result and the profile's {window: (cycles, instructions)}."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cycles.txt"
+        args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
+                                cycles=cycles, windows=windows)
+        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
+        assert result.exit_code == 0, result.output
+        return result, plugin.read(out).windows
 
 
 def core_irqs(board):

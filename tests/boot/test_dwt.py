@@ -8,15 +8,12 @@ counters; DEMCR.TRCENA, CYCCNTENA and the Cortex-M7's lock.
 """
 
 import re
-import tempfile
-from pathlib import Path
 
 import pytest
 
 import boards
-import boot
+import bootlib
 import elf
-import plugin
 
 IMAGE = "tests/firmware/dwt.elf"
 BOARDS = ["mps2-an385", "mps2-an386", "mps2-an500"]
@@ -33,13 +30,8 @@ def run(ctx, board_name, cycles):
     image = ctx.firmware(board, IMAGE)
     symbols = elf.read(image).symbols
     window = (symbols["dwt_loop_start"] & ~1, symbols["dwt_loop_end"] & ~1)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cycles.txt"
-        args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
-                                cycles=cycles, windows=[window])
-        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
-        assert result.exit_code == 0, result.output
-        windows = plugin.read(out).windows
+    result, windows = bootlib.run_with_windows(ctx, board, image, [window],
+                                               cycles)
     printed = {}
     for line in result.output.splitlines():
         words = line.split()

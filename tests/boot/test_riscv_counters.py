@@ -5,15 +5,11 @@ E31 model's cycles with --cycles), exactly over the same instructions
 as the plugin's window; minstret stays the instructions; mcountinhibit
 stops mcycle (tests/firmware/riscv_counters.c)."""
 
-import tempfile
-from pathlib import Path
-
 import pytest
 
 import boards
-import boot
+import bootlib
 import elf
-import plugin
 
 IMAGE = "tests/firmware/riscv_counters.elf"
 LOOP_INSTRUCTIONS = 22          # li; 10 x (addi; bnez); the second read
@@ -27,13 +23,8 @@ def run(ctx, cycles):
     image = ctx.firmware(board, IMAGE)
     symbols = elf.read(image).symbols
     window = (symbols["cycle_loop_start"], symbols["cycle_loop_end"])
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cycles.txt"
-        args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
-                                cycles=cycles, windows=[window])
-        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
-        assert result.exit_code == 0, result.output
-        windows = plugin.read(out).windows
+    result, windows = bootlib.run_with_windows(ctx, board, image, [window],
+                                               cycles)
     printed = {line.split()[0]: int(line.split()[1])
                for line in result.output.splitlines()
                if len(line.split()) == 2 and line.split()[1].isdigit()}
