@@ -37,6 +37,7 @@
 #include "system/cpu-timers.h"
 #include "qemu/perfctr-hook.h"
 #include "target/arm/cpu.h"
+#include "armv7m-debug.h"
 
 REG32(DWT_CTRL, 0x000)
     FIELD(DWT_CTRL, CYCCNTENA, 0, 1)
@@ -54,12 +55,6 @@ REG32(DWT_SLEEPCNT, 0x010)
 REG32(DWT_LSUCNT, 0x014)
 REG32(DWT_FOLDCNT, 0x018)
 REG32(DWT_PCSR, 0x01c)
-REG32(DWT_LAR, 0xfb0)
-REG32(DWT_LSR, 0xfb4)
-    FIELD(DWT_LSR, SLI, 0, 1)
-    FIELD(DWT_LSR, SLK, 1, 1)
-
-FIELD(DEMCR, TRCENA, 24, 1)
 
 /*
  * What reads back as written: CYCCNTENA, POSTPRESET, POSTINIT, CYCTAP,
@@ -70,12 +65,9 @@ FIELD(DEMCR, TRCENA, 24, 1)
 #define DWT_CTRL_RO (R_DWT_CTRL_NOTRCPKT_MASK | R_DWT_CTRL_NOEXTTRIG_MASK)
 /* DEMCR: the vector catches, the DebugMonitor bits and TRCENA */
 #define DEMCR_RW_MASK 0x010f07f1u
-#define DWT_LAR_KEY 0xc5acce55u
-#define DWT_ID_BASE 0xfd0
-#define CORTEX_M7_PARTNUM 0xc27
 
 /* PID4-7, PID0-3, CID0-3 (the Cortex-M3, M4 and M7 DWT's) */
-static const uint8_t armv7m_dwt_id[] = {
+static const uint8_t armv7m_dwt_id[ARMV7M_DEBUG_ID_COUNT] = {
     0x04, 0x00, 0x00, 0x00, 0x02, 0xb0, 0x3b, 0x00,
     0x0d, 0xe0, 0x05, 0xb1,
 };
@@ -167,9 +159,8 @@ static MemTxResult armv7m_dwt_read(void *opaque, hwaddr offset,
         *data = *counter;
         return MEMTX_OK;
     }
-    if (offset >= DWT_ID_BASE &&
-        offset < DWT_ID_BASE + 4 * ARRAY_SIZE(armv7m_dwt_id)) {
-        *data = armv7m_dwt_id[(offset - DWT_ID_BASE) / 4];
+    if (armv7m_debug_read(armv7m_dwt_id, s->has_lock, s->locked, offset,
+                          data)) {
         return MEMTX_OK;
     }
     switch (offset) {
@@ -181,10 +172,6 @@ static MemTxResult armv7m_dwt_read(void *opaque, hwaddr offset,
         break;
     case A_DWT_PCSR:
         *data = armv7m_dwt_pcsr(s);
-        break;
-    case A_DWT_LSR:
-        *data = s->has_lock ? R_DWT_LSR_SLI_MASK |
-                (s->locked ? R_DWT_LSR_SLK_MASK : 0) : 0;
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR,
@@ -205,8 +192,8 @@ static MemTxResult armv7m_dwt_write(void *opaque, hwaddr offset,
     if (attrs.user) {
         return MEMTX_ERROR;
     }
-    if (offset == A_DWT_LAR) {
-        s->locked = s->has_lock && value != DWT_LAR_KEY;
+    if (offset == A_ARMV7M_DEBUG_LAR) {
+        s->locked = armv7m_debug_lar_write(s->has_lock, value);
         return MEMTX_OK;
     }
     if (s->locked) {
@@ -313,8 +300,7 @@ static void armv7m_dwt_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "armv7m-dwt: 'cpu' link not set");
         return;
     }
-    s->has_lock = FIELD_EX32(s->cpu->midr, MIDR_EL1, PARTNUM) ==
-                  CORTEX_M7_PARTNUM;
+    s->has_lock = armv7m_debug_has_lock(s->cpu);
 }
 
 static int armv7m_dwt_pre_save(void *opaque)

@@ -27,6 +27,7 @@
 #include "hw/misc/armv7m_itm.h"
 #include "migration/vmstate.h"
 #include "target/arm/cpu.h"
+#include "armv7m-debug.h"
 
 #define ITM_STIM_END 0x080
 REG32(ITM_TER, 0xe00)
@@ -34,22 +35,13 @@ REG32(ITM_TPR, 0xe40)
 REG32(ITM_TCR, 0xe80)
     FIELD(ITM_TCR, ITMENA, 0, 1)
     FIELD(ITM_TCR, BUSY, 23, 1)
-REG32(ITM_LAR, 0xfb0)
-REG32(ITM_LSR, 0xfb4)
-    FIELD(ITM_LSR, SLI, 0, 1)
-    FIELD(ITM_LSR, SLK, 1, 1)
-
-FIELD(DEMCR, TRCENA, 24, 1)
 
 /* ITMENA, TSENA, SYNCENA, TXENA, SWOENA, TSPrescale, GTSFREQ, TraceBusID */
 #define ITM_TCR_RW_MASK 0x007f0f1fu
 #define ITM_TPR_RW_MASK 0xfu
-#define ITM_LAR_KEY 0xc5acce55u
-#define ITM_ID_BASE 0xfd0
-#define CORTEX_M7_PARTNUM 0xc27
 
 /* PID4-7, PID0-3, CID0-3 (the Cortex-M3, M4 and M7 ITM's) */
-static const uint8_t armv7m_itm_id[] = {
+static const uint8_t armv7m_itm_id[ARMV7M_DEBUG_ID_COUNT] = {
     0x04, 0x00, 0x00, 0x00, 0x01, 0xb0, 0x3b, 0x00,
     0x0d, 0xe0, 0x05, 0xb1,
 };
@@ -73,9 +65,8 @@ static MemTxResult armv7m_itm_read(void *opaque, hwaddr offset,
     if (attrs.user) {
         return MEMTX_ERROR;                 /* BusFault, as the PPB's */
     }
-    if (offset >= ITM_ID_BASE &&
-        offset < ITM_ID_BASE + 4 * ARRAY_SIZE(armv7m_itm_id)) {
-        *data = armv7m_itm_id[(offset - ITM_ID_BASE) / 4];
+    if (armv7m_debug_read(armv7m_itm_id, s->has_lock, s->locked, offset,
+                          data)) {
         return MEMTX_OK;
     }
     switch (offset) {
@@ -87,10 +78,6 @@ static MemTxResult armv7m_itm_read(void *opaque, hwaddr offset,
         break;
     case A_ITM_TCR:
         *data = s->tcr;
-        break;
-    case A_ITM_LSR:
-        *data = s->has_lock ? R_ITM_LSR_SLI_MASK |
-                (s->locked ? R_ITM_LSR_SLK_MASK : 0) : 0;
         break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR,
@@ -134,8 +121,8 @@ static MemTxResult armv7m_itm_write(void *opaque, hwaddr offset,
     if (attrs.user) {
         return MEMTX_ERROR;
     }
-    if (offset == A_ITM_LAR) {
-        s->locked = s->has_lock && value != ITM_LAR_KEY;
+    if (offset == A_ARMV7M_DEBUG_LAR) {
+        s->locked = armv7m_debug_lar_write(s->has_lock, value);
         return MEMTX_OK;
     }
     if (s->locked) {
@@ -199,8 +186,7 @@ static void armv7m_itm_realize(DeviceState *dev, Error **errp)
         error_setg(errp, "armv7m-itm: 'dwt' link not set");
         return;
     }
-    s->has_lock = FIELD_EX32(s->dwt->cpu->midr, MIDR_EL1, PARTNUM) ==
-                  CORTEX_M7_PARTNUM;
+    s->has_lock = armv7m_debug_has_lock(s->dwt->cpu);
 }
 
 static const VMStateDescription vmstate_armv7m_itm = {
