@@ -35,9 +35,11 @@ is a regression; a value only the run has is shown as new.
 
 import os
 import re
+import socket
+import time
 from dataclasses import dataclass
 
-from junit import Case
+import junitparser
 
 DEFAULT_REL = 1.0       # percent
 DEFAULT_ABS = 0         # clocks
@@ -239,20 +241,26 @@ def publish_summary(text):
     return path
 
 
-def junit_cases(rows):
-    """JUnit test cases, one per value compared."""
-    cases = []
+def junit_suite(rows):
+    """The rows as a JUnit test suite (junitparser's), one test case
+    per value compared."""
+    suite = junitparser.TestSuite("perf-counter regression gate")
     for r in rows:
-        failure = None
+        case = junitparser.TestCase(f"{r.name}: {r.metric}",
+                                    f"perf-counter.{r.core}", 0.0)
+        case.system_out = (f"baseline {_num(r.baseline)} {r.metric}, "
+                           f"run {_num(r.current)} {r.metric}, status "
+                           f"{r.status}")
         if r.failed:
-            failure = (f"{r.name}'s {r.metric} on the core at {r.core}: "
-                       + ("missing from the run" if r.status == "missing"
-                          else f"{r.baseline} -> {r.current} {r.metric} "
-                          f"({r.delta:+}, {r.percent:+.2f}%), over the "
-                          f"threshold {r.threshold}"))
-        cases.append(Case(classname=f"perf-counter.{r.core}",
-                          name=f"{r.name}: {r.metric}", failure=failure,
-                          output=f"baseline {_num(r.baseline)} {r.metric}, "
-                          f"run {_num(r.current)} {r.metric}, status "
-                          f"{r.status}"))
-    return cases
+            failure = junitparser.Failure(
+                f"{r.name}'s {r.metric} on the core at {r.core}: "
+                + ("missing from the run" if r.status == "missing"
+                   else f"{r.baseline} -> {r.current} {r.metric} "
+                   f"({r.delta:+}, {r.percent:+.2f}%), over the "
+                   f"threshold {r.threshold}"), "failure")
+            case.result = [failure]
+        suite.add_testcase(case)
+    suite.hostname = socket.gethostname() or "localhost"
+    suite.timestamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+    suite.update_statistics()
+    return suite
