@@ -130,6 +130,9 @@ class Stops:
                    f"time (not repeatable: give a stop)")
         elif outcome.stopped_by:
             how = f"stopped after {self.describe(outcome.stopped_by)}"
+        elif result.exit_code and outcome.instructions == 0:
+            how = (f"QEMU ended before the guest ran an instruction (exit "
+                   f"code {result.exit_code}; its message is above)")
         else:
             how = f"ended by the guest (exit code {result.exit_code})"
         covers = []

@@ -162,24 +162,63 @@ def test_a_heap_smaller_than_asked_is_refused(ctx, board):
                 "less than the 4194304 bytes of --heap-size")
 
 
+COUNTER_AT_MY_BASE = (
+    '#include "altera_avalon_performance_counter.h"\n'
+    "int main(void) {\n"
+    "    void *p = (void *)MY_BASE;\n"
+    "    PERF_RESET(p); PERF_START_MEASURING(p);\n"
+    "    PERF_BEGIN(p, 2); PERF_END(p, 2);\n"
+    "    return (int)perf_get_num_starts(p, 2);\n"
+    "}\n")
+
+
+def counter_at(src, base, board="mps2-an385", sections=""):
+    return profile("--board", board, "--add-counter", base + sections,
+                   "-D", f"MY_BASE={base}", src)
+
+
 def test_a_counter_at_a_base_of_ones_choosing(ctx, board):
+    """In the board's window, or anywhere else the CPU sees nothing."""
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "main.c"
-        src.write_text(
-            '#include "altera_avalon_performance_counter.h"\n'
-            "int main(void) {\n"
-            "    void *p = (void *)MY_BASE;\n"
-            "    PERF_RESET(p); PERF_START_MEASURING(p);\n"
-            "    PERF_BEGIN(p, 2); PERF_END(p, 2);\n"
-            "    return (int)perf_get_num_starts(p, 2);\n"
-            "}\n")
-        placed = profile("--add-counter", "0x40100000:2", "-D",
-                         "MY_BASE=0x40100000", src)
-        nowhere = profile("--add-counter", "0x50000000", "-D",
-                          "MY_BASE=0x50000000", src)
-    assert placed.returncode == 1, placed.stderr
-    assert nowhere.returncode == 1, nowhere.stderr
-    assert "where this board has room" in nowhere.stderr, nowhere.stderr
+        src.write_text(COUNTER_AT_MY_BASE)
+        in_window = counter_at(src, "0x40100000", sections=":2")
+        outside = counter_at(src, "0x50000000")
+        over_a_device = counter_at(src, "0x40004000")
+    # the program's exit code is section 2's count
+    assert in_window.returncode == 1, in_window.stderr
+    assert outside.returncode == 1, outside.stderr
+    assert "core 0x50000000" in outside.stderr, outside.stderr
+    assert over_a_device.returncode == 1, over_a_device.stderr
+    assert ("property 'base' (0x40004000) overlaps 'uart' at "
+            "0x40004000; this board has room for it at 0x40030000-"
+            "0x401fffff or wherever nothing is mapped"
+            in over_a_device.stderr), over_a_device.stderr
+    assert "QEMU ended before the guest ran an instruction" in \
+        over_a_device.stderr, over_a_device.stderr
+
+
+# What the typical Nios II base is on each board
+NIOS2_BASE_THERE = {
+    "mps2-an385": "'mps.blockram' at 0x1000000",
+    "arm-virt": "'virt.flash0' at 0x0",
+    "raspi1ap": "'ram' at 0x0",
+    "riscv32-virt": None,       # nothing: the counter goes there
+}
+
+
+def test_the_typical_nios2_base_works_where_nothing_is_mapped(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "main.c"
+        src.write_text(COUNTER_AT_MY_BASE)
+        runs = {b: counter_at(src, "0x1001000", b) for b in NIOS2_BASE_THERE}
+    for name, there in NIOS2_BASE_THERE.items():
+        proc = runs[name]
+        assert proc.returncode == 1, (name, proc.stderr)
+        if there:
+            assert f"overlaps {there}" in proc.stderr, (name, proc.stderr)
+        else:
+            assert "core 0x01001000" in proc.stderr, (name, proc.stderr)
 
 
 TWO_FILES = {

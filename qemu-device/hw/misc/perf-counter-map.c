@@ -7,7 +7,10 @@
 
 #include "qemu/osdep.h"
 #include "qapi/error.h"
+#include "exec/address-spaces.h"
+#include "hw/core/cpu.h"
 #include "hw/misc/perf-counter.h"
+#include "hw/misc/unimp.h"
 
 /*
  * The device mapped in @container at priority >= 0 that overlaps
@@ -30,6 +33,77 @@ static MemoryRegion *perf_counter_find_overlap(MemoryRegion *container,
         }
     }
     return NULL;
+}
+
+typedef struct PerfCounterFreeCheck {
+    hwaddr addr;
+    hwaddr size;
+    const MemoryRegion *found;
+    hwaddr found_addr;
+} PerfCounterFreeCheck;
+
+static bool perf_counter_check_range(Int128 start, Int128 len,
+                                     const MemoryRegion *mr,
+                                     hwaddr offset_in_region, void *opaque)
+{
+    PerfCounterFreeCheck *check = opaque;
+    hwaddr range_addr = int128_get64(start);
+    Int128 range_end = int128_add(start, len);
+
+    if (int128_ge(int128_make64(check->addr), range_end) ||
+        range_addr >= check->addr + check->size ||
+        object_dynamic_cast(mr->owner, TYPE_UNIMPLEMENTED_DEVICE)) {
+        return false;
+    }
+    check->found = mr;
+    check->found_addr = range_addr;
+    return true;
+}
+
+/*
+ * The region the CPUs see in [@addr, @addr + @size), other than
+ * "unimplemented" devices (which only log what reaches them), or NULL.
+ * The CPUs' view, not the system memory's: a Cortex-M's own container
+ * (the NVIC, the DWT...) hides the system memory beneath it.
+ */
+static const MemoryRegion *perf_counter_find_mapped(hwaddr addr, hwaddr size,
+                                                    hwaddr *found_addr)
+{
+    AddressSpace *as = first_cpu ? first_cpu->as : &address_space_memory;
+    PerfCounterFreeCheck check = { .addr = addr, .size = size };
+
+    RCU_READ_LOCK_GUARD();
+    flatview_for_each_range(address_space_to_flatview(as),
+                            perf_counter_check_range, &check);
+    *found_addr = check.found_addr;
+    return check.found;
+}
+
+/*
+ * Outside the board's window, the device may go anywhere the CPUs see
+ * nothing (firmware ported from elsewhere hard-codes its base); it is
+ * then mapped in the system memory itself.
+ */
+static bool perf_counter_map_outside_window(PerfCounterState *s,
+                                            hwaddr window_addr,
+                                            hwaddr window_end, Error **errp)
+{
+    const MemoryRegion *other;
+    hwaddr other_addr;
+
+    other = perf_counter_find_mapped(s->base, PERF_COUNTER_MMIO_SIZE,
+                                     &other_addr);
+    if (other) {
+        error_setg(errp, "perf-counter: property 'base' (0x%" HWADDR_PRIx
+                   ") overlaps '%s' at 0x%" HWADDR_PRIx "; this board has "
+                   "room for it at 0x%" HWADDR_PRIx "-0x%" HWADDR_PRIx
+                   " or wherever nothing is mapped",
+                   s->base, memory_region_name(other), other_addr,
+                   window_addr, window_end - 1);
+        return false;
+    }
+    memory_region_add_subregion(get_system_memory(), s->base, &s->iomem);
+    return true;
 }
 
 bool perf_counter_map(DeviceState *dev, MemoryRegion *container,
@@ -62,11 +136,8 @@ bool perf_counter_map(DeviceState *dev, MemoryRegion *container,
                    ") must be a multiple of 0x%" HWADDR_PRIx, addr, size);
         return false;
     } else if (addr < window_addr || addr > window_end - size) {
-        error_setg(errp, "perf-counter: property 'base' (0x%" HWADDR_PRIx
-                   ") is outside 0x%" HWADDR_PRIx "-0x%" HWADDR_PRIx
-                   ", where this board has room for it",
-                   addr, window_addr, window_end - 1);
-        return false;
+        return perf_counter_map_outside_window(s, window_addr, window_end,
+                                               errp);
     } else {
         other = perf_counter_find_overlap(container, container_addr,
                                           addr, size);

@@ -122,10 +122,12 @@ struct PerfCounterState {
  * @errp: error object
  *
  * Boards call this from their device-plug handler.  The device goes at
- * its "base" property, which must be naturally aligned, inside the
- * window and clear of any other device; with "base" unset it goes in the
- * first free naturally aligned slot of the window, and "base" is set to
- * the chosen address so that it can be read back with qom-get.
+ * its "base" property, which must be naturally aligned and clear of any
+ * other device: inside the window, in @container; outside it, where the
+ * CPUs see nothing but "unimplemented" devices, in the system memory.
+ * With "base" unset it goes in the first free naturally aligned slot of
+ * the window, and "base" is set to the chosen address so that it can be
+ * read back with qom-get.
  *
  * Returns: true on success.
  */
