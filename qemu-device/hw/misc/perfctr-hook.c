@@ -15,9 +15,6 @@
 #include "exec/cpu-common.h"
 #include "exec/tb-flush.h"
 #include "hw/core/cpu.h"
-#include "qemu/seqlock.h"
-#include "system/cpu-timers.h"
-#include "system/cpu-timers-internal.h"
 #include "qemu/perfctr-hook.h"
 
 /* Events QEMU counts itself, without the plugin */
@@ -271,16 +268,6 @@ void perfctr_hook_cpu_exception_return(CPUState *cpu, uint64_t pc,
     if (ops && ops->exception_returned) {
         ops->exception_returned(cpu->cpu_index, number, pc, sp);
     }
-}
-
-int64_t perfctr_hook_virtual_ns(uint64_t instructions)
-{
-    if (!icount_enabled()) {
-        return -1;
-    }
-    /* What icount_get() adds up, with the plugin's count of the vCPU */
-    return qatomic_read_i64(&timers_state.qemu_icount_bias) +
-           icount_to_ns(instructions);
 }
 
 void perfctr_hook_cpu_exception_taken(CPUState *cpu)

@@ -40,6 +40,8 @@ typedef enum PerfctrEvent {
     PERFCTR_EVENT_COUNT
 } PerfctrEvent;
 
+typedef struct CPUState CPUState;
+
 /* A target that is never reached */
 #define PERFCTR_NEVER UINT64_MAX
 
@@ -136,8 +138,20 @@ void perfctr_hook_arm(PerfctrHookClient *client);
  */
 int64_t perfctr_hook_virtual_ns(uint64_t instructions);
 
+/*
+ * Guest time in modelled cycles (hw/misc/perfctr-model-time.c): true
+ * while the plugin runs a timing model under -icount; the virtual clock
+ * then advances by the model's cycles.  QEMU's icount calls the rest:
+ * after it accounts for a vCPU's executed instructions, for the count
+ * its clock runs on (the cycles, or its own count of instructions),
+ * and with a vCPU's budget up to the next timer deadline.
+ */
+bool perfctr_hook_model_time(void);
+void perfctr_hook_icount_updated(CPUState *cpu);
+int64_t perfctr_hook_icount_clock(int64_t icount);
+void perfctr_hook_icount_budget(CPUState *cpu, int64_t budget);
+
 /* Called by QEMU's execution loop (accel/tcg/cpu-exec.c) */
-typedef struct CPUState CPUState;
 void perfctr_hook_cpu_exec_boundary(CPUState *cpu);
 void perfctr_hook_cpu_exception_entry(CPUState *cpu, uint64_t resume_pc,
                                       uint64_t sp, uint64_t number);
