@@ -23,6 +23,7 @@
 #include "qemu/main-loop.h"
 #include "hw/core/cpu.h"
 #include "qemu/seqlock.h"
+#include "qemu/timer.h"
 #include "system/cpu-timers.h"
 #include "system/cpu-timers-internal.h"
 #include "qemu/perfctr-hook.h"
@@ -120,6 +121,15 @@ void perfctr_hook_icount_budget(CPUState *cpu, int64_t budget)
     /* The budget is in the clock's units: cycles, here */
     v->deadline.target[PERFCTR_EVENT_CYCLES] =
         budget > 0 ? cycles + budget : PERFCTR_NEVER;
+    if (!v->deadline.want &&
+        qemu_clock_deadline_ns_all(QEMU_CLOCK_VIRTUAL,
+                                   QEMU_TIMER_ATTR_ALL) < 0) {
+        /*
+         * No timer yet: the budget's end is no deadline, and a target
+         * would cost every instruction an inline check from now on
+         */
+        return;
+    }
     if (!v->deadline.want) {
         /* Once: clients are added, and code retranslated, with the BQL */
         v->deadline.want = BIT(PERFCTR_EVENT_CYCLES);
