@@ -22,6 +22,11 @@ EXPECTED = {
     6: LOOPS,               # returns
     7: 3 * LOOPS - 1,       # taken: all but the loop's last branch
     8: 0,                   # exceptions
+    10: LOOPS,              # conditional branches: the loop branch
+    11: LOOPS,              # direct jumps: the call
+    12: LOOPS,              # indirect jumps: the return
+    13: 0,                  # multiplies
+    14: 0,                  # divides
 }
 
 
@@ -40,6 +45,16 @@ def test_each_event_counts_exactly(ctx, board):
     records, output = events(ctx, board)
     got = {r["id"]: r.get("count") for r in records["event"]}
     assert got == EXPECTED, output
+
+
+def test_multiplies_and_divides_count_exactly(ctx, board):
+    records, output = events(ctx, board)
+    got = {r["id"]: (r["count"], r["divides"]) for r in records["arith"]}
+    divides = got[14][1]
+    # The Cortex-M3, M4, M7, A15 and RV32IM divide; the ARM1176 cannot
+    assert divides == (board.name != "raspi1ap"), output
+    assert got == {13: (LOOPS, divides), 14: (LOOPS * divides, divides)}, \
+        output
 
 
 def test_threshold_interrupts_right_after_the_instruction(ctx, board):

@@ -13,6 +13,13 @@
 /* events.S: counts in its comments */
 void events_loop(void *base, int n, alt_u32 *buffer);
 void events_run(void *base, alt_u32 *buffer);
+void events_arith(void *base, int n);
+/* Whether events_arith divides (the core has a divide instruction) */
+#if defined(__ARM_FEATURE_IDIV) || defined(__riscv_div)
+#define EVENTS_ARITH_DIVIDES 1
+#else
+#define EVENTS_ARITH_DIVIDES 0
+#endif
 extern char events_run_loads[];
 
 /* Section 1's threshold interrupts taken, and the last one's pc */

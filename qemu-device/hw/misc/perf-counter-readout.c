@@ -55,6 +55,11 @@ static const char *const perf_counter_event_names[PERFCTR_EVENT_COUNT] = {
     [PERFCTR_EVENT_TAKEN_BRANCHES] = "taken-branches",
     [PERFCTR_EVENT_EXCEPTIONS] = "exceptions",
     [PERFCTR_EVENT_CYCLES] = "cycles",
+    [PERFCTR_EVENT_CONDITIONAL_BRANCHES] = "conditional-branches",
+    [PERFCTR_EVENT_DIRECT_JUMPS] = "direct-jumps",
+    [PERFCTR_EVENT_INDIRECT_JUMPS] = "indirect-jumps",
+    [PERFCTR_EVENT_MULTIPLIES] = "multiplies",
+    [PERFCTR_EVENT_DIVIDES] = "divides",
 };
 
 /* Host readout: one counter's numbers, read now */

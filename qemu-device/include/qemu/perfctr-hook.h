@@ -37,6 +37,12 @@ typedef enum PerfctrEvent {
     PERFCTR_EVENT_TAKEN_BRANCHES = 7,   /* branches that changed the pc */
     PERFCTR_EVENT_EXCEPTIONS = 8,       /* exceptions and interrupts taken */
     PERFCTR_EVENT_CYCLES = 9,           /* estimated cycles (timing model) */
+    /* Branches by kind (a conditional one is also direct or indirect) */
+    PERFCTR_EVENT_CONDITIONAL_BRANCHES = 10,    /* B<c>, CBZ, BEQ... */
+    PERFCTR_EVENT_DIRECT_JUMPS = 11,    /* unconditional to an immediate */
+    PERFCTR_EVENT_INDIRECT_JUMPS = 12,  /* to a register or a load's value */
+    PERFCTR_EVENT_MULTIPLIES = 13,      /* MUL, MLA, SMULL, MULH... */
+    PERFCTR_EVENT_DIVIDES = 14,         /* SDIV, UDIV, DIV, REM... */
     PERFCTR_EVENT_COUNT
 } PerfctrEvent;
 

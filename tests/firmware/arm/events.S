@@ -25,7 +25,8 @@
 /*
  * events_loop(r0 = base, r1 = n >= 1, r2 = buffer of 3 words): section 1
  * counts 7n + 1 instructions, 2n loads, n + 1 stores (with END's), 3n
- * branches (bl, bx lr, bne), n calls, n returns, 3n - 1 taken branches.
+ * branches (bl, bx lr, bne), n calls, n returns, 3n - 1 taken branches;
+ * n conditional branches (bne), n direct jumps (bl), n indirect (bx lr).
  */
     .global events_loop
     .type events_loop, %function
@@ -73,3 +74,26 @@ events_run_loads:
     str r3, [r0, #STOP_OR_RESET]
     bx lr
     .size events_run, . - events_run
+
+/*
+ * events_arith(r0 = base, r1 = n >= 1): section 1 counts n multiplies,
+ * n divides where the core has them (__ARM_FEATURE_IDIV, else none),
+ * n conditional branches.
+ */
+    .global events_arith
+    .type events_arith, %function
+    FUNCTION
+events_arith:
+    movs r3, #0
+    str r3, [r0, #START]
+    str r3, [r0, #BEGIN1]
+1:  mul r2, r1, r1
+#ifdef __ARM_FEATURE_IDIV
+    udiv r2, r2, r1
+#endif
+    subs r1, r1, #1
+    bne 1b
+    str r3, [r0, #END1]
+    str r3, [r0, #STOP_OR_RESET]
+    bx lr
+    .size events_arith, . - events_arith

@@ -18,7 +18,8 @@
 /*
  * events_loop(a0 = base, a1 = n >= 1, a2 = buffer of 3 words): section 1
  * counts 7n + 1 instructions, 2n loads, n + 1 stores (with END's), 3n
- * branches (jal, ret, bnez), n calls, n returns, 3n - 1 taken branches.
+ * branches (jal, ret, bnez), n calls, n returns, 3n - 1 taken branches;
+ * n conditional branches (bnez), n direct jumps (jal), n indirect (ret).
  */
     .global events_loop
     .type events_loop, %function
@@ -64,3 +65,18 @@ events_run_loads:
     sw zero, STOP_OR_RESET(a0)
     ret
     .size events_run, . - events_run
+
+/* events_arith(a0 = base, a1 = n >= 1): n multiplies, n divides */
+    .global events_arith
+    .type events_arith, %function
+events_arith:
+    sw zero, START(a0)
+    sw zero, BEGIN1(a0)
+1:  mul t0, a1, a1
+    divu t0, t0, a1
+    addi a1, a1, -1
+    bnez a1, 1b
+    sw zero, END1(a0)
+    sw zero, STOP_OR_RESET(a0)
+    ret
+    .size events_arith, . - events_arith

@@ -52,7 +52,14 @@
                        BIT_EVENT(PERFCTR_EVENT_BRANCHES) | \
                        BIT_EVENT(PERFCTR_EVENT_CALLS) | \
                        BIT_EVENT(PERFCTR_EVENT_RETURNS) | \
-                       BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES))
+                       BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES) | \
+                       BIT_EVENT(PERFCTR_EVENT_CONDITIONAL_BRANCHES) | \
+                       BIT_EVENT(PERFCTR_EVENT_DIRECT_JUMPS) | \
+                       BIT_EVENT(PERFCTR_EVENT_INDIRECT_JUMPS) | \
+                       ARITH_EVENTS)
+/* Events of the timing class (isa_timing), not of the flow of control */
+#define ARITH_EVENTS (BIT_EVENT(PERFCTR_EVENT_MULTIPLIES) | \
+                      BIT_EVENT(PERFCTR_EVENT_DIVIDES))
 /* A countdown that no run decrements below 0 */
 #define COUNTDOWN_NEVER (UINT64_C(1) << 62)
 #define COUNTDOWN_REACHED INT64_MAX     /* above it: reached */
@@ -208,8 +215,25 @@ static void add(struct qemu_plugin_insn *insn, qemu_plugin_u64 entry,
         insn, QEMU_PLUGIN_INLINE_ADD_U64, entry, value);
 }
 
+static uint32_t arith_events_of(const InsnTiming *t)
+{
+    switch (t->cls) {
+    case TC_MUL:
+    case TC_MAC:
+    case TC_MULL:
+    case TC_MLAL:
+        return BIT_EVENT(PERFCTR_EVENT_MULTIPLIES);
+    case TC_DIV:
+        return BIT_EVENT(PERFCTR_EVENT_DIVIDES);
+    default:
+        return 0;
+    }
+}
+
 static uint32_t events_of(const InsnClass *c)
 {
+    bool jump = c->kind == INSN_BRANCH || c->kind == INSN_CALL ||
+                c->kind == INSN_RETURN;
     uint32_t events = 0;
 
     if (c->load) {
@@ -227,6 +251,15 @@ static uint32_t events_of(const InsnClass *c)
     }
     if (c->kind == INSN_RETURN || c->kind == INSN_EXCEPTION_RETURN) {
         events |= BIT_EVENT(PERFCTR_EVENT_RETURNS);
+    }
+    if (c->conditional && c->kind != INSN_OTHER && c->kind != INSN_TRAP) {
+        events |= BIT_EVENT(PERFCTR_EVENT_CONDITIONAL_BRANCHES);
+    }
+    if (jump && c->direct && !c->conditional) {
+        events |= BIT_EVENT(PERFCTR_EVENT_DIRECT_JUMPS);
+    }
+    if (jump && !c->direct) {
+        events |= BIT_EVENT(PERFCTR_EVENT_INDIRECT_JUMPS);
     }
     return events;
 }
@@ -296,7 +329,14 @@ void events_instrument(struct qemu_plugin_tb *tb)
             isa_linked(&c);
         }
         linked = isa_links_next(isa, bytes, got);
-        events = events_of(&c) & want;
+        events = events_of(&c);
+        if (want & ARITH_EVENTS) {
+            InsnTiming t;
+
+            isa_timing(isa, bytes, got, &t);
+            events |= arith_events_of(&t);
+        }
+        events &= want;
         if (i == 0 && (want & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES))) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, block_entered_at_miss, QEMU_PLUGIN_CB_NO_REGS,
