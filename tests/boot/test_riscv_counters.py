@@ -51,3 +51,23 @@ def test_mcycle_counts_the_models_cycles_with_cycles(ctx):
 @pytest.mark.parametrize("cycles", [False, True], ids=["icount", "cycles"])
 def test_mcountinhibit_stops_mcycle(ctx, cycles):
     assert run(ctx, cycles)[0]["inhibited"] == 0
+
+
+# mhpmcounter3 over hpm_loop: 10 iterations of one load, store,
+# multiply, divide, JAL, JALR and conditional branch (counter_loops.S)
+HPM_EXPECTED = {
+    "exceptions": 0, "loads": 10, "stores": 10, "conditional": 10,
+    "jal": 10, "jalr": 10, "mul": 10, "div": 10,
+    "memory": 20, "jumps": 20,
+    # a selector with an event that is not counted counts nothing
+    "arithmetic": 0, "loads-and-atomics": 0, "icache-miss": 0,
+    "inhibited": 0, "written": 1000,
+}
+
+
+@pytest.mark.parametrize("cycles", [False, True], ids=["icount", "cycles"])
+def test_mhpmcounters_count_the_e31_events(ctx, cycles):
+    printed = run(ctx, cycles)[0]
+    got = {name[len("hpm-"):]: value for name, value in printed.items()
+           if name.startswith("hpm-")}
+    assert got == HPM_EXPECTED

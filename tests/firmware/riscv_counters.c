@@ -4,6 +4,10 @@
  *   "cycle N": mcycle over cycle_loop()
  *   "instret N": minstret over instret_loop()
  *   "inhibited N": mcycle over cycle_loop() with mcountinhibit.CY set
+ *   "hpm-NAME N": mhpmcounter3 over hpm_loop() with mhpmevent3 selecting
+ *   NAME in the SiFive E31's encoding (class 0, a mask of events)
+ *   "hpm-inhibited N": the same for loads, with mcountinhibit.HPM3 set
+ *   "hpm-written N": mhpmcounter3 read right after writing 1000 to it
  *
  * SPDX-License-Identifier: MIT
  */
@@ -11,9 +15,38 @@
 #include <stdio.h>
 
 #define MCOUNTINHIBIT_CY 1u
+#define MCOUNTINHIBIT_HPM3 (1u << 3)
+/* mhpmevent: class 0 (instruction commit), events from bit 8 */
+#define E31_COMMIT(bit) (1u << (bit))
+
+static const struct {
+    const char *name;
+    uint32_t selector;
+} selectors[] = {
+    { "exceptions", E31_COMMIT(8) },
+    { "loads", E31_COMMIT(9) },
+    { "stores", E31_COMMIT(10) },
+    { "conditional", E31_COMMIT(14) },
+    { "jal", E31_COMMIT(15) },
+    { "jalr", E31_COMMIT(16) },
+    { "mul", E31_COMMIT(17) },
+    { "div", E31_COMMIT(18) },
+    { "memory", E31_COMMIT(9) | E31_COMMIT(10) },
+    { "jumps", E31_COMMIT(15) | E31_COMMIT(16) },
+    { "arithmetic", E31_COMMIT(13) },      /* not counted: holds */
+    { "loads-and-atomics", E31_COMMIT(9) | E31_COMMIT(11) },
+    { "icache-miss", E31_COMMIT(8) | 2 },  /* class 2: not counted */
+};
+static uint32_t buffer[2];
 
 uint32_t cycle_loop(void);
 uint32_t instret_loop(void);
+uint32_t hpm_loop(uint32_t *buffer);
+
+static void hpm_select(uint32_t selector)
+{
+    __asm__ volatile("csrw mhpmevent3, %0" : : "r"(selector));
+}
 
 int main(void)
 {
@@ -22,5 +55,22 @@ int main(void)
     __asm__ volatile("csrs mcountinhibit, %0" : : "r"(MCOUNTINHIBIT_CY));
     printf("inhibited %lu\n", (unsigned long)cycle_loop());
     __asm__ volatile("csrc mcountinhibit, %0" : : "r"(MCOUNTINHIBIT_CY));
+
+    for (unsigned i = 0; i < sizeof(selectors) / sizeof(selectors[0]); i++) {
+        hpm_select(selectors[i].selector);
+        printf("hpm-%s %lu\n", selectors[i].name,
+               (unsigned long)hpm_loop(buffer));
+    }
+    hpm_select(E31_COMMIT(9));
+    __asm__ volatile("csrs mcountinhibit, %0" : : "r"(MCOUNTINHIBIT_HPM3));
+    printf("hpm-inhibited %lu\n", (unsigned long)hpm_loop(buffer));
+    __asm__ volatile("csrc mcountinhibit, %0" : : "r"(MCOUNTINHIBIT_HPM3));
+    {
+        uint32_t written;
+
+        __asm__ volatile("csrw mhpmcounter3, %1\n\tcsrr %0, mhpmcounter3"
+                         : "=r"(written) : "r"(1000));
+        printf("hpm-written %lu\n", (unsigned long)written);
+    }
     return 0;
 }

@@ -1,6 +1,6 @@
 /*
  * RISC-V's mcycle and minstret around a loop (tests/boot/
- * test_riscv_counters.py): cycle_loop() and instret_loop() read the
+ * test_riscv_counters.py): cycle_loop(), instret_loop() and hpm_loop() read the
  * counter, run a loop of 10 iterations, read it again and return the
  * difference.  Their labels bound what the difference covers, so that
  * the plugin's window on them counts the same instructions and model
@@ -37,3 +37,31 @@ instret_loop:
     sub a0, t1, t0
     ret
     .size instret_loop, . - instret_loop
+
+/*
+ * hpm_loop(a0 = buffer of 2 words): mhpmcounter3 over a loop of 10
+ * iterations, each one load, one store, one multiply, one divide, one
+ * JAL, one JALR and one conditional branch (and no other of the E31's
+ * class 0 events but integer arithmetic and system instructions)
+ */
+    .global hpm_loop
+    .type hpm_loop, @function
+hpm_loop:
+    csrr t0, mhpmcounter3
+    li t2, 10
+1:  lw t1, 0(a0)
+    sw t1, 4(a0)
+    mul t1, t1, t2
+    divu t1, t1, t2
+    jal t3, hpm_leaf
+    addi t2, t2, -1
+    bnez t2, 1b
+    csrr t1, mhpmcounter3
+    sub a0, t1, t0
+    ret
+    .size hpm_loop, . - hpm_loop
+
+    .type hpm_leaf, @function
+hpm_leaf:
+    jr t3
+    .size hpm_leaf, . - hpm_leaf
