@@ -103,10 +103,11 @@ enum perfctr_event {
     PERFCTR_EVENT_EXCEPTIONS = 8,       /* exceptions and interrupts taken */
     PERFCTR_EVENT_CYCLES = 9,           /* estimated (scripts/profile --cycles) */
     PERFCTR_EVENT_CONDITIONAL_BRANCHES = 10,    /* B<c>, CBZ, BEQ... */
-    PERFCTR_EVENT_DIRECT_JUMPS = 11,    /* unconditional, to an immediate */
+    PERFCTR_EVENT_DIRECT_JUMPS = 11,    /* B, BL, JAL: no condition */
     PERFCTR_EVENT_INDIRECT_JUMPS = 12,  /* to a register: BX, JALR... */
     PERFCTR_EVENT_MULTIPLIES = 13,
     PERFCTR_EVENT_DIVIDES = 14,
+    PERFCTR_EVENT_EXCEPTION_RETURNS = 15,
     PERFCTR_NUM_EVENTS
 };
 

@@ -27,6 +27,7 @@ EXPECTED = {
     12: LOOPS,              # indirect jumps: the return
     13: 0,                  # multiplies
     14: 0,                  # divides
+    15: 0,                  # exception returns
 }
 
 
@@ -45,6 +46,13 @@ def test_each_event_counts_exactly(ctx, board):
     records, output = events(ctx, board)
     got = {r["id"]: r.get("count") for r in records["event"]}
     assert got == EXPECTED, output
+
+
+def test_an_interrupt_is_one_exception_and_one_exception_return(ctx, board):
+    records, output = events(ctx, board)
+    got = {r["event"]: (r["count"], r["taken"])
+           for r in records["interrupted"]}
+    assert got == {8: (1, 1), 15: (1, 1)}, output
 
 
 def test_multiplies_and_divides_count_exactly(ctx, board):

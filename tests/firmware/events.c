@@ -5,9 +5,12 @@
  *
  * Prints "available mask=M", then per event "event id=E count=C" over
  * events_loop(LOOPS), "arith id=E count=C divides=D" for multiplies and
- * divides over events_arith(LOOPS) (D: whether it has a divide), then "threshold event=E k=K taken=T offset=O" (the
- * interrupted pc's distance from events_run_loads, when a threshold of
- * K loads or instructions is armed over events_run).  AVR32's software
+ * divides over events_arith(LOOPS) (D: whether it has a divide), then
+ * "threshold event=E k=K taken=T offset=O" (the interrupted pc's
+ * distance from events_run_loads, when a threshold of K loads or
+ * instructions is armed over events_run), "interrupted event=E count=C
+ * taken=T" (the global counter's exceptions and exception returns over
+ * the run with one such interrupt).  AVR32's software
  * extension of a count through the overflow interrupt is the example
  * firmware/examples/counter_extension.c (tests/boot/test_examples.py).
  *
@@ -73,6 +76,19 @@ int main(void)
                    thresholds[t], ks[i], events_taken,
                    events_taken_offset(events_run_loads));
         }
+    }
+
+    /* The interrupt of a threshold of 5 loads, as the global count sees it */
+    for (e = PERFCTR_EVENT_EXCEPTIONS; e <= PERFCTR_EVENT_EXCEPTION_RETURNS;
+         e += PERFCTR_EVENT_EXCEPTION_RETURNS - PERFCTR_EVENT_EXCEPTIONS) {
+        PERF_RESET(p);
+        perfctr_event_select(p, 0, e);
+        perfctr_event_select(p, 1, PERFCTR_EVENT_LOADS);
+        perfctr_threshold_arm(p, 1, 5, 0);
+        events_taken = 0;
+        events_run(p, buffer);
+        printf("interrupted event=%u count=%lu taken=%d\n", e,
+               (unsigned long)perfctr_event_count(p, 0), events_taken);
     }
 
     perfctr_irq_detach(PERFORMANCE_COUNTER_BASE);

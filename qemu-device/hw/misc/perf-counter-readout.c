@@ -60,6 +60,7 @@ static const char *const perf_counter_event_names[PERFCTR_EVENT_COUNT] = {
     [PERFCTR_EVENT_INDIRECT_JUMPS] = "indirect-jumps",
     [PERFCTR_EVENT_MULTIPLIES] = "multiplies",
     [PERFCTR_EVENT_DIVIDES] = "divides",
+    [PERFCTR_EVENT_EXCEPTION_RETURNS] = "exception-returns",
 };
 
 /* Host readout: one counter's numbers, read now */

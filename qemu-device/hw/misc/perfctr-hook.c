@@ -18,26 +18,35 @@
 #include "qemu/perfctr-hook.h"
 
 /* Events QEMU counts itself, without the plugin */
-#define PERFCTR_HOOK_OWN_EVENTS BIT(PERFCTR_EVENT_EXCEPTIONS)
+#define PERFCTR_HOOK_OWN_EVENTS (BIT(PERFCTR_EVENT_EXCEPTIONS) | \
+                                 BIT(PERFCTR_EVENT_EXCEPTION_RETURNS))
+#define OWN_EXCEPTIONS 0
+#define OWN_RETURNS 1
+#define OWN_COUNT 2
 
 static const PerfctrPluginOps *plugin;
 static PerfctrHookClient *clients;
 /* Events some client wants the plugin to count, and to arm targets on */
 static uint32_t wanted, targeted;
 
-/* Per vCPU: exceptions taken, and the target of the exception count */
+/* Per vCPU: exceptions taken and returned from, and their targets */
 typedef struct PerfctrHookVcpu {
-    uint64_t exceptions;
-    uint64_t exception_target;
+    uint64_t own[OWN_COUNT];
+    uint64_t own_target[OWN_COUNT];
     bool reached;
 } PerfctrHookVcpu;
+
+static const PerfctrEvent own_events[OWN_COUNT] = {
+    [OWN_EXCEPTIONS] = PERFCTR_EVENT_EXCEPTIONS,
+    [OWN_RETURNS] = PERFCTR_EVENT_EXCEPTION_RETURNS,
+};
 
 static GArray *vcpus;
 
 static PerfctrHookVcpu *perfctr_hook_vcpu(unsigned vcpu_index)
 {
     static const PerfctrHookVcpu fresh = {
-        .exception_target = PERFCTR_NEVER,
+        .own_target = { PERFCTR_NEVER, PERFCTR_NEVER },
     };
 
     if (!vcpus) {
@@ -66,10 +75,13 @@ bool perfctr_hook_read_event(unsigned vcpu_index, PerfctrEvent event,
 {
     const PerfctrPluginOps *ops = qatomic_read(&plugin);
     CPUState *cpu;
+    int i;
 
-    if (event == PERFCTR_EVENT_EXCEPTIONS) {
-        *count = perfctr_hook_vcpu(vcpu_index)->exceptions;
-        return true;
+    for (i = 0; i < OWN_COUNT; i++) {
+        if (event == own_events[i]) {
+            *count = perfctr_hook_vcpu(vcpu_index)->own[i];
+            return true;
+        }
     }
     if (!ops || !ops->read || !(ops->events & BIT(event))) {
         *count = 0;
@@ -134,8 +146,9 @@ static void perfctr_hook_push_targets(unsigned vcpu_index, bool settle)
             target[e] = MIN(target[e], c->target[e]);
         }
     }
-    perfctr_hook_vcpu(vcpu_index)->exception_target =
-        target[PERFCTR_EVENT_EXCEPTIONS];
+    for (e = 0; e < OWN_COUNT; e++) {
+        perfctr_hook_vcpu(vcpu_index)->own_target[e] = target[own_events[e]];
+    }
     if (!ops || !ops->arm) {
         return;
     }
@@ -265,19 +278,38 @@ void perfctr_hook_cpu_exception_return(CPUState *cpu, uint64_t pc,
 {
     const PerfctrPluginOps *ops = qatomic_read(&plugin);
 
+    perfctr_hook_cpu_exception_returned(cpu);
     if (ops && ops->exception_returned) {
         ops->exception_returned(cpu->cpu_index, number, pc, sp);
     }
 }
 
-void perfctr_hook_cpu_exception_taken(CPUState *cpu)
+/* true if the count reached its target */
+static bool perfctr_hook_count_own(CPUState *cpu, int own)
 {
     PerfctrHookVcpu *v = perfctr_hook_vcpu(cpu->cpu_index);
 
-    if (++v->exceptions >= v->exception_target) {
-        v->exception_target = PERFCTR_NEVER;
-        perfctr_hook_mark_reached(cpu);
+    if (++v->own[own] < v->own_target[own]) {
+        return false;
+    }
+    v->own_target[own] = PERFCTR_NEVER;
+    perfctr_hook_mark_reached(cpu);
+    return true;
+}
+
+void perfctr_hook_cpu_exception_taken(CPUState *cpu)
+{
+    if (perfctr_hook_count_own(cpu, OWN_EXCEPTIONS)) {
         /* Called back before the handler's first instruction */
         perfctr_hook_cpu_exec_boundary(cpu);
     }
+}
+
+/*
+ * From the instruction's helper, inside translated code, which ends its
+ * block: the clients are called back before the next instruction
+ */
+void perfctr_hook_cpu_exception_returned(CPUState *cpu)
+{
+    perfctr_hook_count_own(cpu, OWN_RETURNS);
 }

@@ -37,12 +37,16 @@ typedef enum PerfctrEvent {
     PERFCTR_EVENT_TAKEN_BRANCHES = 7,   /* branches that changed the pc */
     PERFCTR_EVENT_EXCEPTIONS = 8,       /* exceptions and interrupts taken */
     PERFCTR_EVENT_CYCLES = 9,           /* estimated cycles (timing model) */
-    /* Branches by kind (a conditional one is also direct or indirect) */
+    /*
+     * Branches by kind: conditional ones to an immediate, unconditional
+     * ones to an immediate, and those to a register or a loaded value
+     */
     PERFCTR_EVENT_CONDITIONAL_BRANCHES = 10,    /* B<c>, CBZ, BEQ... */
-    PERFCTR_EVENT_DIRECT_JUMPS = 11,    /* unconditional to an immediate */
+    PERFCTR_EVENT_DIRECT_JUMPS = 11,    /* unconditional, to an immediate */
     PERFCTR_EVENT_INDIRECT_JUMPS = 12,  /* to a register or a load's value */
     PERFCTR_EVENT_MULTIPLIES = 13,      /* MUL, MLA, SMULL, MULH... */
     PERFCTR_EVENT_DIVIDES = 14,         /* SDIV, UDIV, DIV, REM... */
+    PERFCTR_EVENT_EXCEPTION_RETURNS = 15,   /* ERET, MRET, EXC_RETURN... */
     PERFCTR_EVENT_COUNT
 } PerfctrEvent;
 
@@ -162,6 +166,8 @@ void perfctr_hook_cpu_exec_boundary(CPUState *cpu);
 void perfctr_hook_cpu_exception_entry(CPUState *cpu, uint64_t resume_pc,
                                       uint64_t sp, uint64_t number);
 void perfctr_hook_cpu_exception_taken(CPUState *cpu);
+/* Called by the targets' exception return instructions (and Cortex-M's) */
+void perfctr_hook_cpu_exception_returned(CPUState *cpu);
 void perfctr_hook_cpu_exception_return(CPUState *cpu, uint64_t pc,
                                        uint64_t sp, uint64_t number);
 

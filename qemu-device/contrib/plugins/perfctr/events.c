@@ -252,11 +252,10 @@ static uint32_t events_of(const InsnClass *c)
     if (c->kind == INSN_RETURN || c->kind == INSN_EXCEPTION_RETURN) {
         events |= BIT_EVENT(PERFCTR_EVENT_RETURNS);
     }
-    if (c->conditional && c->kind != INSN_OTHER && c->kind != INSN_TRAP) {
-        events |= BIT_EVENT(PERFCTR_EVENT_CONDITIONAL_BRANCHES);
-    }
-    if (jump && c->direct && !c->conditional) {
-        events |= BIT_EVENT(PERFCTR_EVENT_DIRECT_JUMPS);
+    if (jump && c->direct) {
+        events |= BIT_EVENT(c->conditional ?
+                            PERFCTR_EVENT_CONDITIONAL_BRANCHES :
+                            PERFCTR_EVENT_DIRECT_JUMPS);
     }
     if (jump && !c->direct) {
         events |= BIT_EVENT(PERFCTR_EVENT_INDIRECT_JUMPS);
