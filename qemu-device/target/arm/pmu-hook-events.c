@@ -1,0 +1,184 @@
+/*
+ * The A-profile PMU's (PMUv3) common events that the perfctr hook
+ * counts exactly (qemu/perfctr-hook.h), beside QEMU's own INST_RETIRED
+ * and CPU_CYCLES (target/arm/helper.c):
+ *
+ *   0x09 EXC_TAKEN         exceptions and interrupts taken (QEMU's count)
+ *   0x0A EXC_RETURN        exception returns executed (QEMU's count, at
+ *                          the instruction's helper: those that fail
+ *                          their condition do not return)
+ *   0x0C PC_WRITE_RETIRED  software changes of the pc: the perfctr
+ *                          plugin's taken branches (exception returns
+ *                          included, exceptions not; a branch to the
+ *                          next instruction does not change it)
+ *
+ * The plugin counts the flow of control exactly, but whether a
+ * conditional load, store or branch passed its condition it does not
+ * see, so LD_RETIRED, ST_RETIRED, BR_RETIRED and BR_RETURN_RETIRED,
+ * which count only those that pass, are not offered (PMCEID says so).
+ *
+ * Overflow: the hook calls back right after the instruction whose event
+ * wraps a counter (a target armed at the count where it wraps), and the
+ * PMU syncs there, so the overflow flag and the PMU interrupt come
+ * between that instruction and the next, as for the perf-counter core.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "cpu.h"
+#include "qemu/perfctr-hook.h"
+#include "pmu-hook-events.h"
+
+#define PMU_EVENT_COUNTERS 31   /* PMEVCNTR0..30 */
+
+static const struct {
+    uint16_t number;
+    PerfctrEvent hook;
+} pmu_hook_events[] = {
+    { 0x09, PERFCTR_EVENT_EXCEPTIONS },
+    { 0x0a, PERFCTR_EVENT_EXCEPTION_RETURNS },
+    { 0x0c, PERFCTR_EVENT_TAKEN_BRANCHES },
+};
+
+typedef struct PmuHookVcpu {
+    PerfctrHookClient hook;
+    /* Per counter: the hook event it counts, and where it overflows */
+    PerfctrEvent event[PMU_EVENT_COUNTERS];
+    uint64_t overflow_at[PMU_EVENT_COUNTERS];
+} PmuHookVcpu;
+
+static GPtrArray *vcpus;
+
+static PerfctrEvent pmu_hook_event(uint16_t number)
+{
+    int i;
+
+    for (i = 0; i < ARRAY_SIZE(pmu_hook_events); i++) {
+        if (pmu_hook_events[i].number == number) {
+            return pmu_hook_events[i].hook;
+        }
+    }
+    return PERFCTR_EVENT_NONE;
+}
+
+/* A counter's hook event wrapped it: the PMU syncs, flags, interrupts */
+static void pmu_hook_reached(PerfctrHookClient *client)
+{
+    CPUState *cs = qemu_get_cpu(client->vcpu_index);
+
+    if (cs) {
+        pmu_op_start(cpu_env(cs));
+        pmu_op_finish(cpu_env(cs));
+    }
+}
+
+static PmuHookVcpu *pmu_hook_vcpu(CPUARMState *env)
+{
+    unsigned index = env_cpu(env)->cpu_index;
+    PmuHookVcpu *v;
+    int i;
+
+    if (!vcpus) {
+        vcpus = g_ptr_array_new();
+    }
+    if (vcpus->len <= index) {
+        g_ptr_array_set_size(vcpus, index + 1);
+    }
+    v = g_ptr_array_index(vcpus, index);
+    if (!v) {
+        v = g_new0(PmuHookVcpu, 1);
+        v->hook.vcpu_index = index;
+        v->hook.reached = pmu_hook_reached;
+        memset(v->hook.target, 0xff, sizeof(v->hook.target));
+        for (i = 0; i < PMU_EVENT_COUNTERS; i++) {
+            v->overflow_at[i] = PERFCTR_NEVER;
+        }
+        perfctr_hook_add_client(&v->hook);
+        g_ptr_array_index(vcpus, index) = v;
+    }
+    return v;
+}
+
+static bool pmu_hook_supported(PerfctrEvent event)
+{
+    return perfctr_hook_events() & BIT(event);
+}
+
+static uint64_t pmu_hook_count(CPUARMState *env, PerfctrEvent event)
+{
+    uint64_t count;
+
+    perfctr_hook_read_event(env_cpu(env)->cpu_index, event, &count);
+    return count;
+}
+
+bool pmu_hook_exc_taken_supported(CPUARMState *env)
+{
+    return pmu_hook_supported(PERFCTR_EVENT_EXCEPTIONS);
+}
+
+uint64_t pmu_hook_exc_taken_count(CPUARMState *env)
+{
+    return pmu_hook_count(env, PERFCTR_EVENT_EXCEPTIONS);
+}
+
+bool pmu_hook_exc_return_supported(CPUARMState *env)
+{
+    return pmu_hook_supported(PERFCTR_EVENT_EXCEPTION_RETURNS);
+}
+
+uint64_t pmu_hook_exc_return_count(CPUARMState *env)
+{
+    return pmu_hook_count(env, PERFCTR_EVENT_EXCEPTION_RETURNS);
+}
+
+bool pmu_hook_pc_write_supported(CPUARMState *env)
+{
+    return pmu_hook_supported(PERFCTR_EVENT_TAKEN_BRANCHES);
+}
+
+uint64_t pmu_hook_pc_write_count(CPUARMState *env)
+{
+    return pmu_hook_count(env, PERFCTR_EVENT_TAKEN_BRANCHES);
+}
+
+int64_t pmu_hook_ns_per(uint64_t count)
+{
+    return -1;
+}
+
+void pmu_hook_overflow_at(CPUARMState *env, int counter, uint16_t event,
+                          uint64_t overflow_at)
+{
+    PerfctrEvent hook_event = pmu_hook_event(event);
+    PmuHookVcpu *v;
+    PerfctrHookClient *hook;
+    int i;
+
+    if (counter >= PMU_EVENT_COUNTERS ||
+        (hook_event == PERFCTR_EVENT_NONE && !vcpus)) {
+        return;
+    }
+    v = pmu_hook_vcpu(env);
+    if (v->event[counter] == hook_event &&
+        v->overflow_at[counter] == overflow_at) {
+        return;
+    }
+    v->event[counter] = hook_event;
+    v->overflow_at[counter] = hook_event ? overflow_at : PERFCTR_NEVER;
+
+    /* Each event's target: the soonest overflow of its counters */
+    hook = &v->hook;
+    memset(hook->target, 0xff, sizeof(hook->target));
+    hook->want = 0;
+    for (i = 0; i < PMU_EVENT_COUNTERS; i++) {
+        if (v->event[i] != PERFCTR_EVENT_NONE) {
+            hook->want |= BIT(v->event[i]);
+            hook->target[v->event[i]] = MIN(hook->target[v->event[i]],
+                                            v->overflow_at[i]);
+        }
+    }
+    hook->targeted = hook->want;
+    perfctr_hook_arm(hook);
+}
