@@ -35,7 +35,7 @@
 #define PC_FLAGS_MASK 0x3
 #define PC_SNAP_TIME(i) (0xa00 + 16 * (i))
 #define PC_EVCNT(i) (0xe00 + 8 * (i))
-#define PC_NUM_EVENTS 10
+#define PC_NUM_EVENTS 16
 /* ... and the NVIC lines it wires them to */
 #define PC_FIRST_IRQ 28
 
@@ -143,8 +143,9 @@ static void aim(QTestState *s, const Action *a, uint64_t base, uint32_t i)
 
     switch (a->op % OP_COUNT) {
     case OP_EVSEL:
-        /* Events 0 to 9, and values that are none (logged, ignored) */
-        qtest_writel(s, base + PC_EVSEL(i), other ? a->value : a->value % 12);
+        /* Every event, and values that are none (logged, ignored) */
+        qtest_writel(s, base + PC_EVSEL(i),
+                     other ? a->value : a->value % (PC_NUM_EVENTS + 2));
         break;
     case OP_CTRL:
         qtest_writel(s, base + PC_CTRL(i), other ? a->value : a->value & 7);
