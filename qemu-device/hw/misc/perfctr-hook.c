@@ -106,6 +106,25 @@ void perfctr_hook_add_client(PerfctrHookClient *client)
     clients = client;
 }
 
+PerfctrHookClient *perfctr_hook_client_of(unsigned vcpu_index, size_t size,
+                                          void (*reached)(PerfctrHookClient *))
+{
+    PerfctrHookClient *c;
+
+    for (c = clients; c; c = c->next) {
+        if (c->vcpu_index == vcpu_index && c->reached == reached) {
+            return c;
+        }
+    }
+    assert(size >= sizeof(*c));
+    c = g_malloc0(size);
+    c->vcpu_index = vcpu_index;
+    c->reached = reached;
+    memset(c->target, 0xff, sizeof(c->target));
+    perfctr_hook_add_client(c);
+    return c;
+}
+
 void perfctr_hook_remove_client(PerfctrHookClient *client)
 {
     PerfctrHookClient **p;

@@ -125,6 +125,14 @@ struct PerfctrHookClient {
 void perfctr_hook_add_client(PerfctrHookClient *client);
 void perfctr_hook_remove_client(PerfctrHookClient *client);
 
+/*
+ * The client of vcpu_index called back by reached, allocated (size
+ * bytes, zeroed, of a struct that begins with the client, targets
+ * PERFCTR_NEVER) and added the first time: for a CPU's own counters
+ */
+PerfctrHookClient *perfctr_hook_client_of(unsigned vcpu_index, size_t size,
+                                          void (*reached)(PerfctrHookClient *));
+
 /* The events that can be counted now (bit e for event e) */
 uint32_t perfctr_hook_events(void);
 

@@ -48,8 +48,6 @@ typedef struct PmuHookVcpu {
     uint64_t overflow_at[PMU_EVENT_COUNTERS];
 } PmuHookVcpu;
 
-static GPtrArray *vcpus;
-
 static PerfctrEvent pmu_hook_event(uint16_t number)
 {
     int i;
@@ -75,29 +73,10 @@ static void pmu_hook_reached(PerfctrHookClient *client)
 
 static PmuHookVcpu *pmu_hook_vcpu(CPUARMState *env)
 {
-    unsigned index = env_cpu(env)->cpu_index;
-    PmuHookVcpu *v;
-    int i;
-
-    if (!vcpus) {
-        vcpus = g_ptr_array_new();
-    }
-    if (vcpus->len <= index) {
-        g_ptr_array_set_size(vcpus, index + 1);
-    }
-    v = g_ptr_array_index(vcpus, index);
-    if (!v) {
-        v = g_new0(PmuHookVcpu, 1);
-        v->hook.vcpu_index = index;
-        v->hook.reached = pmu_hook_reached;
-        memset(v->hook.target, 0xff, sizeof(v->hook.target));
-        for (i = 0; i < PMU_EVENT_COUNTERS; i++) {
-            v->overflow_at[i] = PERFCTR_NEVER;
-        }
-        perfctr_hook_add_client(&v->hook);
-        g_ptr_array_index(vcpus, index) = v;
-    }
-    return v;
+    return container_of(perfctr_hook_client_of(env_cpu(env)->cpu_index,
+                                               sizeof(PmuHookVcpu),
+                                               pmu_hook_reached),
+                        PmuHookVcpu, hook);
 }
 
 static bool pmu_hook_supported(PerfctrEvent event)
@@ -156,17 +135,20 @@ void pmu_hook_overflow_at(CPUARMState *env, int counter, uint16_t event,
     PerfctrHookClient *hook;
     int i;
 
-    if (counter >= PMU_EVENT_COUNTERS ||
-        (hook_event == PERFCTR_EVENT_NONE && !vcpus)) {
+    if (counter >= PMU_EVENT_COUNTERS) {
         return;
     }
+    if (hook_event == PERFCTR_EVENT_NONE) {
+        overflow_at = PERFCTR_NEVER;
+    }
     v = pmu_hook_vcpu(env);
+    /* Called at every change of exception level: most change nothing */
     if (v->event[counter] == hook_event &&
         v->overflow_at[counter] == overflow_at) {
         return;
     }
     v->event[counter] = hook_event;
-    v->overflow_at[counter] = hook_event ? overflow_at : PERFCTR_NEVER;
+    v->overflow_at[counter] = overflow_at;
 
     /* Each event's target: the soonest overflow of its counters */
     hook = &v->hook;

@@ -62,8 +62,6 @@ typedef struct HpmVcpu {
     HpmCounter ctr[RV_MAX_MHPMCOUNTERS];
 } HpmVcpu;
 
-static GPtrArray *vcpus;
-
 static void hpm_reached(PerfctrHookClient *client)
 {
     /* No targets are armed: nothing overflows into an interrupt */
@@ -71,25 +69,9 @@ static void hpm_reached(PerfctrHookClient *client)
 
 static HpmVcpu *hpm_vcpu(CPURISCVState *env)
 {
-    unsigned index = env_cpu(env)->cpu_index;
-    HpmVcpu *v;
-
-    if (!vcpus) {
-        vcpus = g_ptr_array_new();
-    }
-    if (vcpus->len <= index) {
-        g_ptr_array_set_size(vcpus, index + 1);
-    }
-    v = g_ptr_array_index(vcpus, index);
-    if (!v) {
-        v = g_new0(HpmVcpu, 1);
-        v->hook.vcpu_index = index;
-        v->hook.reached = hpm_reached;
-        memset(v->hook.target, 0xff, sizeof(v->hook.target));
-        perfctr_hook_add_client(&v->hook);
-        g_ptr_array_index(vcpus, index) = v;
-    }
-    return v;
+    return container_of(perfctr_hook_client_of(env_cpu(env)->cpu_index,
+                                               sizeof(HpmVcpu), hpm_reached),
+                        HpmVcpu, hook);
 }
 
 /* The hook events a selector counts; 0 if not one of the E31 encoding's */
@@ -198,16 +180,24 @@ void riscv_perfctr_hpm_select(CPURISCVState *env, uint32_t ctr_idx,
     hpm_want(hpm_vcpu(env));
 }
 
-bool riscv_perfctr_hpm_read(CPURISCVState *env, uint32_t ctr_idx,
-                            bool upper_half, target_ulong *val)
+/* The counter, brought up to now, if it counts hook events; else NULL */
+static HpmCounter *hpm_counting(CPURISCVState *env, uint32_t ctr_idx)
 {
     HpmCounter *c;
 
     if (ctr_idx < 3 || ctr_idx >= RV_MAX_MHPMCOUNTERS) {
-        return false;
+        return NULL;
     }
     c = hpm_sync(env, ctr_idx);
-    if (!c->events) {
+    return c->events ? c : NULL;
+}
+
+bool riscv_perfctr_hpm_read(CPURISCVState *env, uint32_t ctr_idx,
+                            bool upper_half, target_ulong *val)
+{
+    HpmCounter *c = hpm_counting(env, ctr_idx);
+
+    if (!c) {
         return false;
     }
     *val = upper_half ? c->value >> 32 : c->value;
@@ -217,13 +207,9 @@ bool riscv_perfctr_hpm_read(CPURISCVState *env, uint32_t ctr_idx,
 bool riscv_perfctr_hpm_write(CPURISCVState *env, uint32_t ctr_idx,
                              bool upper_half, target_ulong val)
 {
-    HpmCounter *c;
+    HpmCounter *c = hpm_counting(env, ctr_idx);
 
-    if (ctr_idx < 3 || ctr_idx >= RV_MAX_MHPMCOUNTERS) {
-        return false;
-    }
-    c = hpm_sync(env, ctr_idx);
-    if (!c->events) {
+    if (!c) {
         return false;
     }
     if (upper_half) {
