@@ -55,6 +55,18 @@ def test_an_interrupt_is_one_exception_and_one_exception_return(ctx, board):
     assert got == {8: (1, 1), 15: (1, 1)}, output
 
 
+def test_loads_and_stores_count_when_their_condition_passes(ctx, board):
+    records, output = events(ctx, board)
+    if board.arch != "arm":
+        # RISC-V has no conditional loads or stores: nothing to run
+        assert "conditional" not in records, output
+        return
+    got = {r["event"]: r["count"] for r in records["conditional"]}
+    assert got == {2: 1, 3: 2}, output          # END's store included
+    threshold = records["conditional-threshold"][0]
+    assert (threshold["taken"], threshold["offset"]) == (1, 0), output
+
+
 def test_multiplies_and_divides_count_exactly(ctx, board):
     records, output = events(ctx, board)
     got = {r["id"]: (r["count"], r["divides"]) for r in records["arith"]}

@@ -10,7 +10,9 @@
  * distance from events_run_loads, when a threshold of K loads or
  * instructions is armed over events_run), "interrupted event=E count=C
  * taken=T" (the global counter's exceptions and exception returns over
- * the run with one such interrupt).  AVR32's software
+ * the run with one such interrupt); on Arm, "conditional event=E count=C"
+ * over events_conditional and "conditional-threshold taken=T offset=O"
+ * (a threshold of 1 load there).  AVR32's software
  * extension of a count through the overflow interrupt is the example
  * firmware/examples/counter_extension.c (tests/boot/test_examples.py).
  *
@@ -90,6 +92,24 @@ int main(void)
         printf("interrupted event=%u count=%lu taken=%d\n", e,
                (unsigned long)perfctr_event_count(p, 0), events_taken);
     }
+
+#ifdef __arm__
+    /* Loads and stores count when they pass their condition */
+    for (e = PERFCTR_EVENT_LOADS; e <= PERFCTR_EVENT_STORES; e++) {
+        PERF_RESET(p);
+        perfctr_event_select(p, 1, e);
+        events_conditional(p, buffer);
+        printf("conditional event=%u count=%lu\n", e,
+               (unsigned long)perfctr_event_count(p, 1));
+    }
+    PERF_RESET(p);
+    perfctr_event_select(p, 1, PERFCTR_EVENT_LOADS);
+    perfctr_threshold_arm(p, 1, 1, 0);
+    events_taken = 0;
+    events_conditional(p, buffer);
+    printf("conditional-threshold taken=%d offset=%ld\n", events_taken,
+           events_taken_offset(events_conditional_after_load));
+#endif
 
     perfctr_irq_detach(PERFORMANCE_COUNTER_BASE);
     return 0;

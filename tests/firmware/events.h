@@ -14,6 +14,10 @@
 void events_loop(void *base, int n, alt_u32 *buffer);
 void events_run(void *base, alt_u32 *buffer);
 void events_arith(void *base, int n);
+#ifdef __arm__
+void events_conditional(void *base, alt_u32 *buffer);
+extern char events_conditional_after_load[];
+#endif
 /* Whether events_arith divides (the core has a divide instruction) */
 #if defined(__ARM_FEATURE_IDIV) || defined(__riscv_div)
 #define EVENTS_ARITH_DIVIDES 1

@@ -97,3 +97,32 @@ events_arith:
     str r3, [r0, #STOP_OR_RESET]
     bx lr
     .size events_arith, . - events_arith
+
+/*
+ * events_conditional(r0 = base, r1 = buffer): section 1 around a load
+ * and a store that fail their condition, then a load and a store that
+ * pass it: 1 load, 2 stores (END's included).  A threshold of 1 load
+ * interrupts at events_conditional_after_load.
+ */
+    .global events_conditional
+    .type events_conditional, %function
+    FUNCTION
+events_conditional:
+    movs r3, #0
+    str r3, [r0, #START]
+    str r3, [r0, #BEGIN1]
+    cmp r3, #0
+    it ne
+    ldrne r2, [r1]
+    it ne
+    strne r2, [r1, #4]
+    it eq
+    ldreq r2, [r1]
+    .global events_conditional_after_load
+events_conditional_after_load:
+    it eq
+    streq r2, [r1, #4]
+    str r3, [r0, #END1]
+    str r3, [r0, #STOP_OR_RESET]
+    bx lr
+    .size events_conditional, . - events_conditional

@@ -12,7 +12,12 @@
  *
  * An instruction counts whether or not its condition passed (Thumb IT
  * blocks, Arm conditional execution), as the architectures' "executed"
- * events do.  Taken branches: a branch ends its block, and is counted
+ * events do, but for loads and stores, which count when they access
+ * memory: one that may not execute (isa_may_not_execute) is counted
+ * before it runs, marked pending, unmarked by its first access, and
+ * uncounted by a callback before the next instruction if still
+ * pending (or when QEMU leaves the code to resume after it), so only
+ * those that fail their condition cost a call.  Taken branches: a branch ends its block, and is counted
  * as a static predictor guesses (a conditional forward one not taken,
  * any other taken); it stores the pc of the way not guessed, and if
  * the next block starts there (or QEMU says execution resumes there,
@@ -73,7 +78,23 @@ typedef struct VcpuEvents {
      */
     uint64_t miss;
     uint64_t miss_delta;
+    /*
+     * A load, a store that may not execute has not accessed memory yet:
+     * the pc after it (0: none)
+     */
+    uint64_t pending[2];
 } VcpuEvents;
+
+/* The events counted when the instruction accesses memory */
+static const struct {
+    PerfctrEvent event;
+    enum qemu_plugin_mem_rw access;
+} pendable[2] = {
+    { PERFCTR_EVENT_LOADS, QEMU_PLUGIN_MEM_R },
+    { PERFCTR_EVENT_STORES, QEMU_PLUGIN_MEM_W },
+};
+#define PENDABLE_EVENTS (BIT_EVENT(PERFCTR_EVENT_LOADS) | \
+                         BIT_EVENT(PERFCTR_EVENT_STORES))
 
 static Isa isa;
 static struct qemu_plugin_scoreboard *board;
@@ -90,6 +111,8 @@ static qemu_plugin_u64 entry(size_t offset)
                            (e) * sizeof(uint64_t))
 #define MISS entry(offsetof(VcpuEvents, miss))
 #define MISS_DELTA entry(offsetof(VcpuEvents, miss_delta))
+#define PENDING(k) entry(offsetof(VcpuEvents, pending) + \
+                         (k) * sizeof(uint64_t))
 
 /* Counts of a vCPU; before it starts (devices reset earlier), none */
 static VcpuEvents *vcpu_events(unsigned vcpu_index)
@@ -133,11 +156,35 @@ static void missed(VcpuEvents *v)
     v->countdown[PERFCTR_EVENT_TAKEN_BRANCHES] -= v->miss_delta;
 }
 
+/* The pending load or store (pendable[k]) did not execute */
+static void uncount(VcpuEvents *v, unsigned k)
+{
+    v->pending[k] = 0;
+    v->count[pendable[k].event]--;
+    v->countdown[pendable[k].event]++;
+}
+
+static void not_executed(unsigned vcpu_index, void *udata)
+{
+    uncount(vcpu_events(vcpu_index), (uintptr_t)udata);
+}
+
 static void left_code(unsigned vcpu_index, uint64_t pc)
 {
     VcpuEvents *v = vcpu_events(vcpu_index);
+    unsigned k;
 
     cycles_left_code(vcpu_index, pc);
+    /*
+     * Resuming after it, it did not execute; a device reading counts
+     * during the access of the last instruction of a block (QEMU's pc
+     * is not after it then) must see it counted
+     */
+    for (k = 0; k < G_N_ELEMENTS(pendable); k++) {
+        if (v->pending[k] && v->pending[k] == pc) {
+            uncount(v, k);
+        }
+    }
 
     if (v->miss && v->miss == pc) {
         missed(v);
@@ -302,6 +349,51 @@ static void count_taken(struct qemu_plugin_insn *insn, const InsnClass *c,
         guess_taken ? -1 : 1);
 }
 
+/* Before insn: uncount the loads and stores (bit k: pendable[k]) pending */
+static void settle(struct qemu_plugin_insn *insn, uint32_t kinds)
+{
+    unsigned k;
+
+    for (k = 0; k < G_N_ELEMENTS(pendable); k++) {
+        if (kinds & BIT_EVENT(k)) {
+            qemu_plugin_register_vcpu_insn_exec_cond_cb(
+                insn, not_executed, QEMU_PLUGIN_CB_NO_REGS,
+                QEMU_PLUGIN_COND_NE, PENDING(k), 0, (void *)(uintptr_t)k);
+        }
+    }
+}
+
+/* The pendable kinds of events, as bits k */
+static uint32_t pendable_kinds(uint32_t events)
+{
+    uint32_t kinds = 0;
+    unsigned k;
+
+    for (k = 0; k < G_N_ELEMENTS(pendable); k++) {
+        if (events & BIT_EVENT(pendable[k].event)) {
+            kinds |= BIT_EVENT(k);
+        }
+    }
+    return kinds;
+}
+
+/* A load or store that may not execute: pending until it accesses memory */
+static void mark_pending(struct qemu_plugin_insn *insn, uint32_t kinds)
+{
+    uint64_t after = qemu_plugin_insn_vaddr(insn) + qemu_plugin_insn_size(insn);
+    unsigned k;
+
+    for (k = 0; k < G_N_ELEMENTS(pendable); k++) {
+        if (kinds & BIT_EVENT(k)) {
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                insn, QEMU_PLUGIN_INLINE_STORE_U64, PENDING(k), after);
+            qemu_plugin_register_vcpu_mem_inline_per_vcpu(
+                insn, pendable[k].access, QEMU_PLUGIN_INLINE_STORE_U64,
+                PENDING(k), 0);
+        }
+    }
+}
+
 void events_instrument(struct qemu_plugin_tb *tb)
 {
     uint32_t want = __atomic_load_n(&wanted, __ATOMIC_RELAXED) &
@@ -309,7 +401,9 @@ void events_instrument(struct qemu_plugin_tb *tb)
     uint32_t targets = __atomic_load_n(&targeted, __ATOMIC_RELAXED) & want;
     size_t i, n = qemu_plugin_tb_n_insns(tb);
     uint32_t before = 0;
+    uint32_t pending = 0;          /* kinds the one before left pending */
     bool linked = false;           /* the one before links it: a call */
+    IsaPredication it = { 0 };
 
     if (!want) {
         return;
@@ -336,6 +430,15 @@ void events_instrument(struct qemu_plugin_tb *tb)
             events |= arith_events_of(&t);
         }
         events &= want;
+        if (i == 0 && isa_predicates(isa)) {
+            /* The last block's last one may have been left pending */
+            settle(insn, pendable_kinds(want));
+            check_all(insn, want & targets & PENDABLE_EVENTS, reached_before);
+        } else {
+            settle(insn, pending);
+        }
+        pending = isa_may_not_execute(isa, bytes, got, &it) ?
+                  pendable_kinds(events) : 0;
         if (i == 0 && (want & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES))) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, block_entered_at_miss, QEMU_PLUGIN_CB_NO_REGS,
@@ -360,8 +463,11 @@ void events_instrument(struct qemu_plugin_tb *tb)
             count_taken(insn, &c, pc,
                         targets & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES));
         }
+        mark_pending(insn, pending);
         if (i == n - 1) {
-            check_all(insn, events & targets, reached_at_end);
+            /* A pending one is checked where the next block starts */
+            check_all(insn, events & targets &
+                      ~(pending ? PENDABLE_EVENTS : 0), reached_at_end);
         }
         before = events;
     }

@@ -47,6 +47,49 @@ bool isa_links_next(Isa isa, const uint8_t *bytes, size_t len)
            (le32(bytes) & 0x0fffffff) == 0x01a0e00f;    /* MOV lr, pc */
 }
 
+/* The instructions that Thumb's IT makes conditional: 0 if not an IT */
+static unsigned thumb_it_count(const uint8_t *bytes, size_t len)
+{
+    uint16_t hw = len == 2 ? le16(bytes) : 0;
+    unsigned mask = hw & 0xf;
+
+    if ((hw & 0xff00) != 0xbf00 || !mask) {
+        return 0;                                   /* NOP, WFI... */
+    }
+    return 4 - __builtin_ctz(mask);
+}
+
+bool isa_predicates(Isa isa)
+{
+    return isa == ISA_A32 || isa == ISA_THUMB;
+}
+
+bool isa_may_not_execute(Isa isa, const uint8_t *bytes, size_t len,
+                         IsaPredication *it)
+{
+    unsigned index = it->index++;
+    unsigned covered;
+
+    switch (isa) {
+    case ISA_A32:
+        return len == 4 && bytes[3] >> 4 < 0xe;     /* cond below AL */
+    case ISA_THUMB:
+        covered = thumb_it_count(bytes, len);
+        if (covered) {
+            it->it_left = covered;
+            it->it_seen = true;
+            return false;
+        }
+        if (it->it_left) {
+            it->it_left--;
+            return true;
+        }
+        return !it->it_seen && index < 4;
+    default:
+        return false;
+    }
+}
+
 void isa_linked(InsnClass *branch)
 {
     if (branch->kind == INSN_BRANCH && !branch->direct) {

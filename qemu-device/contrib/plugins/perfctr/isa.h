@@ -102,4 +102,23 @@ bool isa_classify(Isa isa, const uint8_t *bytes, size_t len, uint64_t pc,
 bool isa_links_next(Isa isa, const uint8_t *bytes, size_t len);
 void isa_linked(InsnClass *branch);
 
+/*
+ * Whether an instruction may fail its condition and not execute: Arm
+ * state's conditional instructions, Thumb's in an IT block.  Give each
+ * instruction of a translated block in turn, with *it zeroed at its
+ * start: a Thumb block may begin inside an IT block that began in the
+ * block before, so its first four instructions may too (unless an IT
+ * comes first).
+ */
+typedef struct IsaPredication {
+    unsigned index;         /* of the instruction in its block */
+    unsigned it_left;       /* instructions left in the IT block */
+    bool it_seen;           /* an IT in this block, at or before it */
+} IsaPredication;
+
+bool isa_may_not_execute(Isa isa, const uint8_t *bytes, size_t len,
+                         IsaPredication *it);
+/* Whether any instruction of isa may (Arm state, Thumb) */
+bool isa_predicates(Isa isa);
+
 #endif
