@@ -2,7 +2,8 @@
 """The A-profile PMU of arm-virt's Cortex-A15 counts the common events
 the perfctr hook counts exactly (qemu-device/target/arm/
 pmu-hook-events.c): EXC_TAKEN, EXC_RETURN and PC_WRITE_RETIRED, beside
-QEMU's own INST_RETIRED; a counter's overflow flag is set right after
+QEMU's own INST_RETIRED, and LD_RETIRED and ST_RETIRED counting only
+the loads and stores that pass their condition; a counter's overflow flag is set right after
 the event that wraps it (tests/firmware/armv7a_pmu.c over
 armv7a/pmu_loops.S)."""
 
@@ -10,6 +11,7 @@ import boards
 import bootlib
 
 IMAGE = "tests/firmware/armv7a_pmu.elf"
+LD_RETIRED, ST_RETIRED = 0x06, 0x07
 INST_RETIRED, EXC_TAKEN, EXC_RETURN, PC_WRITE_RETIRED = 0x08, 0x09, 0x0a, 0x0c
 
 
@@ -22,11 +24,19 @@ def test_each_event_counts_exactly_over_a_loop(ctx):
     got = {(r["event"], r["n"]): r["count"] for r in recs["loop"]}
     expected = {}
     for n in (10, 20):
+        expected[(LD_RETIRED, n)] = 0
+        expected[(ST_RETIRED, n)] = 0
         expected[(INST_RETIRED, n)] = 2 * n + 1     # subs, bne; the read
         expected[(EXC_TAKEN, n)] = 0
         expected[(EXC_RETURN, n)] = 0
         expected[(PC_WRITE_RETIRED, n)] = n - 1     # the taken bne
     assert got == expected, output
+
+
+def test_loads_and_stores_count_when_their_condition_passes(ctx):
+    recs, output = records(ctx)
+    got = {r["event"]: r["count"] for r in recs["conditional"]}
+    assert got == {LD_RETIRED: 1, ST_RETIRED: 1}, output
 
 
 def test_an_interrupt_is_one_exception_taken_and_one_return(ctx):

@@ -5,6 +5,7 @@
  * (armv7a/pmu_loops.S) and one interrupt of the perf-counter core.
  * Prints:
  *   "loop event=E n=N count=C": counter 0 counting E over pmu_count_loop(N)
+ *   "conditional event=E count=C": the same over pmu_count_conditional()
  *   "interrupt event=E count=C": counter 0 counting E around one interrupt
  *   "overflow preset=P pmovsr=F": pmu_overflow(LOOP, P)'s PMOVSR
  *
@@ -19,6 +20,8 @@
 #define LOOP 10
 
 /* The common events (Armv7-A ARM C12.8) this test counts */
+#define LD_RETIRED 0x06
+#define ST_RETIRED 0x07
 #define INST_RETIRED 0x08
 #define EXC_TAKEN 0x09
 #define EXC_RETURN 0x0a
@@ -28,6 +31,7 @@
 #define PMCR_P (1u << 1)
 
 alt_u32 pmu_count_loop(alt_u32 n);
+alt_u32 pmu_count_conditional(alt_u32 *buffer);
 alt_u32 pmu_overflow(alt_u32 n, alt_u32 preset);
 
 static alt_u32 buffer[3];
@@ -55,7 +59,8 @@ int main(void)
 {
     void *p = (void *)PERFORMANCE_COUNTER_BASE;
     static const alt_u32 loop_events[] = {
-        INST_RETIRED, EXC_TAKEN, EXC_RETURN, PC_WRITE_RETIRED,
+        LD_RETIRED, ST_RETIRED, INST_RETIRED, EXC_TAKEN, EXC_RETURN,
+        PC_WRITE_RETIRED,
     };
     static const alt_u32 presets[] = {
         0u - (LOOP - 1), 0u - LOOP,     /* wraps at the last branch; not */
@@ -70,6 +75,12 @@ int main(void)
                    (unsigned long)loop_events[i], e,
                    (unsigned long)pmu_count_loop(e));
         }
+    }
+
+    for (i = LD_RETIRED; i <= ST_RETIRED; i++) {
+        pmu_count(i);
+        printf("conditional event=%u count=%lu\n", i,
+               (unsigned long)pmu_count_conditional(buffer));
     }
 
     if (perfctr_irq_attach(PERFORMANCE_COUNTER_BASE,

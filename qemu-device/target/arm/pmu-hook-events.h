@@ -8,12 +8,16 @@
 #ifndef TARGET_ARM_PMU_HOOK_EVENTS_H
 #define TARGET_ARM_PMU_HOOK_EVENTS_H
 
-bool pmu_hook_exc_taken_supported(CPUARMState *env);
-uint64_t pmu_hook_exc_taken_count(CPUARMState *env);
-bool pmu_hook_exc_return_supported(CPUARMState *env);
-uint64_t pmu_hook_exc_return_count(CPUARMState *env);
-bool pmu_hook_pc_write_supported(CPUARMState *env);
-uint64_t pmu_hook_pc_write_count(CPUARMState *env);
+#define PMU_HOOK_EVENT_DECLARE(name) \
+    bool pmu_hook_##name##_supported(CPUARMState *env); \
+    uint64_t pmu_hook_##name##_count(CPUARMState *env);
+
+PMU_HOOK_EVENT_DECLARE(ld_retired)
+PMU_HOOK_EVENT_DECLARE(st_retired)
+PMU_HOOK_EVENT_DECLARE(exc_taken)
+PMU_HOOK_EVENT_DECLARE(exc_return)
+PMU_HOOK_EVENT_DECLARE(pc_write)
+
 /* The hook's counts do not follow time: overflow comes by a target */
 int64_t pmu_hook_ns_per(uint64_t count);
 

@@ -42,3 +42,27 @@ pmu_overflow:
     mrc p15, 0, r0, c9, c12, 3
     bx lr
     .size pmu_overflow, . - pmu_overflow
+
+/*
+ * pmu_count_conditional(r0 = buffer): the selected counter's change
+ * over a load and a store that fail their condition, then a load and a
+ * store that pass it
+ */
+    .global pmu_count_conditional
+    .type pmu_count_conditional, %function
+    .thumb_func
+pmu_count_conditional:
+    mrc p15, 0, r1, c9, c13, 2
+    cmp r0, r0
+    it ne
+    ldrne r2, [r0]
+    it ne
+    strne r2, [r0, #4]
+    it eq
+    ldreq r2, [r0]
+    it eq
+    streq r2, [r0, #4]
+    mrc p15, 0, r2, c9, c13, 2
+    sub r0, r2, r1
+    bx lr
+    .size pmu_count_conditional, . - pmu_count_conditional
