@@ -17,9 +17,11 @@
  * before it runs, marked pending, unmarked by its first access, and
  * uncounted by a callback before the next instruction if still
  * pending (or when QEMU leaves the code to resume after it), so only
- * those that fail their condition cost a call.  Taken branches: a branch ends its block, and is counted
- * as a static predictor guesses (a conditional forward one not taken,
- * any other taken); it stores the pc of the way not guessed, and if
+ * those that fail their condition cost a call.
+ *
+ * Taken branches: a branch ends its block, and is counted as a static
+ * predictor guesses (a conditional forward one not taken, any other
+ * taken); it stores the pc of the way not guessed, and if
  * the next block starts there (or QEMU says execution resumes there,
  * after an exception or between two blocks) a callback corrects the
  * count, so only guesses that miss cost a call.  A branch to the next
@@ -380,7 +382,8 @@ static uint32_t pendable_kinds(uint32_t events)
 /* A load or store that may not execute: pending until it accesses memory */
 static void mark_pending(struct qemu_plugin_insn *insn, uint32_t kinds)
 {
-    uint64_t after = qemu_plugin_insn_vaddr(insn) + qemu_plugin_insn_size(insn);
+    uint64_t after = qemu_plugin_insn_vaddr(insn) +
+                     qemu_plugin_insn_size(insn);
     unsigned k;
 
     for (k = 0; k < G_N_ELEMENTS(pendable); k++) {
