@@ -108,6 +108,7 @@ enum perfctr_event {
     PERFCTR_EVENT_MULTIPLIES = 13,
     PERFCTR_EVENT_DIVIDES = 14,
     PERFCTR_EVENT_EXCEPTION_RETURNS = 15,
+    PERFCTR_EVENT_RETIRED_BRANCHES = 16, /* passing their condition code */
     PERFCTR_NUM_EVENTS
 };
 

@@ -13,6 +13,7 @@ import bootlib
 IMAGE = "tests/firmware/armv7a_pmu.elf"
 LD_RETIRED, ST_RETIRED = 0x06, 0x07
 INST_RETIRED, EXC_TAKEN, EXC_RETURN, PC_WRITE_RETIRED = 0x08, 0x09, 0x0a, 0x0c
+BR_RETIRED = 0x21
 
 
 def records(ctx):
@@ -30,6 +31,7 @@ def test_each_event_counts_exactly_over_a_loop(ctx):
         expected[(EXC_TAKEN, n)] = 0
         expected[(EXC_RETURN, n)] = 0
         expected[(PC_WRITE_RETIRED, n)] = n - 1     # the taken bne
+        expected[(BR_RETIRED, n)] = n - 1           # the last one fails
     assert got == expected, output
 
 
@@ -37,6 +39,13 @@ def test_loads_and_stores_count_when_their_condition_passes(ctx):
     recs, output = records(ctx)
     got = {r["event"]: r["count"] for r in recs["conditional"]}
     assert got == {LD_RETIRED: 1, ST_RETIRED: 1}, output
+
+
+def test_br_retired_counts_branches_passing_their_condition(ctx):
+    recs, output = records(ctx)
+    got = {r["event"]: r["count"] for r in recs["branches"]}
+    # CBZ not taken: retired, no PC write; BNE failing: neither; B: both
+    assert got == {PC_WRITE_RETIRED: 1, BR_RETIRED: 2}, output
 
 
 def test_an_interrupt_is_one_exception_taken_and_one_return(ctx):

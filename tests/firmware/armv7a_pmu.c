@@ -6,6 +6,7 @@
  * Prints:
  *   "loop event=E n=N count=C": counter 0 counting E over pmu_count_loop(N)
  *   "conditional event=E count=C": the same over pmu_count_conditional()
+ *   "branches event=E count=C": the same over pmu_count_branches()
  *   "interrupt event=E count=C": counter 0 counting E around one interrupt
  *   "overflow preset=P pmovsr=F": pmu_overflow(LOOP, P)'s PMOVSR
  *
@@ -26,12 +27,14 @@
 #define EXC_TAKEN 0x09
 #define EXC_RETURN 0x0a
 #define PC_WRITE_RETIRED 0x0c
+#define BR_RETIRED 0x21
 
 #define PMCR_E (1u << 0)
 #define PMCR_P (1u << 1)
 
 alt_u32 pmu_count_loop(alt_u32 n);
 alt_u32 pmu_count_conditional(alt_u32 *buffer);
+alt_u32 pmu_count_branches(alt_u32 nonzero);
 alt_u32 pmu_overflow(alt_u32 n, alt_u32 preset);
 
 static alt_u32 buffer[3];
@@ -60,7 +63,7 @@ int main(void)
     void *p = (void *)PERFORMANCE_COUNTER_BASE;
     static const alt_u32 loop_events[] = {
         LD_RETIRED, ST_RETIRED, INST_RETIRED, EXC_TAKEN, EXC_RETURN,
-        PC_WRITE_RETIRED,
+        PC_WRITE_RETIRED, BR_RETIRED,
     };
     static const alt_u32 presets[] = {
         0u - (LOOP - 1), 0u - LOOP,     /* wraps at the last branch; not */
@@ -81,6 +84,14 @@ int main(void)
         pmu_count(i);
         printf("conditional event=%u count=%lu\n", i,
                (unsigned long)pmu_count_conditional(buffer));
+    }
+
+    for (i = 0; i < 2; i++) {
+        alt_u32 event = i ? BR_RETIRED : PC_WRITE_RETIRED;
+
+        pmu_count(event);
+        printf("branches event=%lu count=%lu\n", (unsigned long)event,
+               (unsigned long)pmu_count_branches(1));
     }
 
     if (perfctr_irq_attach(PERFORMANCE_COUNTER_BASE,

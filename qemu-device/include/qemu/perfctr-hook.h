@@ -47,6 +47,8 @@ typedef enum PerfctrEvent {
     PERFCTR_EVENT_MULTIPLIES = 13,      /* MUL, MLA, SMULL, MULH... */
     PERFCTR_EVENT_DIVIDES = 14,         /* SDIV, UDIV, DIV, REM... */
     PERFCTR_EVENT_EXCEPTION_RETURNS = 15,   /* ERET, MRET, EXC_RETURN... */
+    /* Branches that pass their condition code, taken or not (Arm's) */
+    PERFCTR_EVENT_RETIRED_BRANCHES = 16,
     PERFCTR_EVENT_COUNT
 } PerfctrEvent;
 

@@ -14,11 +14,12 @@
  *                          plugin's taken branches (exception returns
  *                          included, exceptions not; a branch to the
  *                          next instruction does not change it)
+ *   0x21 BR_RETIRED        branches that pass their condition, taken or
+ *                          not (a CBZ not taken counts, a B<c> that
+ *                          fails does not): the plugin's
  *
- * BR_RETIRED and BR_RETURN_RETIRED count the branches that pass their
- * condition, taken or not (CBZ not taken counts): the plugin does not
- * tell those apart yet, so they are not offered (PMCEID, where the
- * core has it, says so).
+ * BR_RETURN_RETIRED (returns that pass their condition) is not offered
+ * yet (PMCEID, where the core has it, says so).
  *
  * Overflow: the hook calls back right after the instruction whose event
  * wraps a counter (a target armed at the count where it wraps), and the
@@ -44,6 +45,7 @@ static const struct {
     { 0x09, PERFCTR_EVENT_EXCEPTIONS },
     { 0x0a, PERFCTR_EVENT_EXCEPTION_RETURNS },
     { 0x0c, PERFCTR_EVENT_TAKEN_BRANCHES },
+    { 0x21, PERFCTR_EVENT_RETIRED_BRANCHES },
 };
 
 typedef struct PmuHookVcpu {
@@ -113,6 +115,7 @@ PMU_HOOK_EVENT(st_retired, PERFCTR_EVENT_STORES)
 PMU_HOOK_EVENT(exc_taken, PERFCTR_EVENT_EXCEPTIONS)
 PMU_HOOK_EVENT(exc_return, PERFCTR_EVENT_EXCEPTION_RETURNS)
 PMU_HOOK_EVENT(pc_write, PERFCTR_EVENT_TAKEN_BRANCHES)
+PMU_HOOK_EVENT(br_retired, PERFCTR_EVENT_RETIRED_BRANCHES)
 
 int64_t pmu_hook_ns_per(uint64_t count)
 {

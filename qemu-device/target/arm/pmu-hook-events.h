@@ -17,6 +17,7 @@ PMU_HOOK_EVENT_DECLARE(st_retired)
 PMU_HOOK_EVENT_DECLARE(exc_taken)
 PMU_HOOK_EVENT_DECLARE(exc_return)
 PMU_HOOK_EVENT_DECLARE(pc_write)
+PMU_HOOK_EVENT_DECLARE(br_retired)
 
 /* The hook's counts do not follow time: overflow comes by a target */
 int64_t pmu_hook_ns_per(uint64_t count);

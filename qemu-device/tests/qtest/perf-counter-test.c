@@ -76,7 +76,8 @@ static uint64_t pc_base;
 #define EVENT_LOADS 2
 #define EVENT_EXCEPTIONS 8
 #define EVENT_CYCLES 9
-#define EVENT_EXCEPTION_RETURNS 15      /* the last one */
+#define EVENT_EXCEPTION_RETURNS 15
+#define EVENT_LAST 16
 
 /* 25 MHz: one tick is 40 ns */
 #define TICK_NS 40
@@ -774,7 +775,7 @@ static void test_event_registers(const void *data)
     qtest_writel(qts, EVSEL(2), EVENT_LOADS);
     assert_eq(qtest_readl(qts, EVSEL(2)), EVENT_LOADS);
     /* No such event: ignored */
-    qtest_writel(qts, EVSEL(2), EVENT_EXCEPTION_RETURNS + 1);
+    qtest_writel(qts, EVSEL(2), EVENT_LAST + 1);
     assert_eq(qtest_readl(qts, EVSEL(2)), EVENT_LOADS);
     qtest_writel(qts, CTRL(1), 0xffffffff);
     assert_eq(qtest_readl(qts, CTRL(1)), 7);

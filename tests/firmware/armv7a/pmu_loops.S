@@ -66,3 +66,22 @@ pmu_count_conditional:
     sub r0, r2, r1
     bx lr
     .size pmu_count_conditional, . - pmu_count_conditional
+
+/*
+ * pmu_count_branches(r0 = nonzero): the selected counter's change over a
+ * CBZ not taken, a BNE failing its condition and a B taken
+ */
+    .global pmu_count_branches
+    .type pmu_count_branches, %function
+    .thumb_func
+pmu_count_branches:
+    mrc p15, 0, r1, c9, c13, 2
+    cbz r0, 1f
+    cmp r0, r0
+    bne 1f
+    b 1f
+    nop
+1:  mrc p15, 0, r2, c9, c13, 2
+    sub r0, r2, r1
+    bx lr
+    .size pmu_count_branches, . - pmu_count_branches

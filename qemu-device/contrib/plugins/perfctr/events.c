@@ -60,10 +60,14 @@
                        BIT_EVENT(PERFCTR_EVENT_CALLS) | \
                        BIT_EVENT(PERFCTR_EVENT_RETURNS) | \
                        BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES) | \
+                       BIT_EVENT(PERFCTR_EVENT_RETIRED_BRANCHES) | \
                        BIT_EVENT(PERFCTR_EVENT_CONDITIONAL_BRANCHES) | \
                        BIT_EVENT(PERFCTR_EVENT_DIRECT_JUMPS) | \
                        BIT_EVENT(PERFCTR_EVENT_INDIRECT_JUMPS) | \
                        ARITH_EVENTS)
+/* Counted where the branch goes: corrected when the guess missed */
+#define WHERE_IT_GOES (BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES) | \
+                       BIT_EVENT(PERFCTR_EVENT_RETIRED_BRANCHES))
 /* Events of the timing class (isa_timing), not of the flow of control */
 #define ARITH_EVENTS (BIT_EVENT(PERFCTR_EVENT_MULTIPLIES) | \
                       BIT_EVENT(PERFCTR_EVENT_DIVIDES))
@@ -76,10 +80,12 @@ typedef struct VcpuEvents {
     uint64_t countdown[PERFCTR_EVENT_COUNT];
     /*
      * The way the branch that ended the last block was not guessed to
-     * go (0: none), and what going there adds to the taken count
+     * go (0: none), and what going there adds to the taken count and
+     * to the retired one
      */
     uint64_t miss;
     uint64_t miss_delta;
+    uint64_t miss_retired_delta;
     /*
      * A load, a store that may not execute has not accessed memory yet:
      * the pc after it (0: none)
@@ -113,6 +119,7 @@ static qemu_plugin_u64 entry(size_t offset)
                            (e) * sizeof(uint64_t))
 #define MISS entry(offsetof(VcpuEvents, miss))
 #define MISS_DELTA entry(offsetof(VcpuEvents, miss_delta))
+#define MISS_RETIRED_DELTA entry(offsetof(VcpuEvents, miss_retired_delta))
 #define PENDING(k) entry(offsetof(VcpuEvents, pending) + \
                          (k) * sizeof(uint64_t))
 
@@ -156,6 +163,8 @@ static void missed(VcpuEvents *v)
 {
     v->count[PERFCTR_EVENT_TAKEN_BRANCHES] += v->miss_delta;
     v->countdown[PERFCTR_EVENT_TAKEN_BRANCHES] -= v->miss_delta;
+    v->count[PERFCTR_EVENT_RETIRED_BRANCHES] += v->miss_retired_delta;
+    v->countdown[PERFCTR_EVENT_RETIRED_BRANCHES] -= v->miss_retired_delta;
 }
 
 /* The pending load or store (pendable[k]) did not execute */
@@ -292,8 +301,7 @@ static uint32_t events_of(const InsnClass *c)
         events |= BIT_EVENT(PERFCTR_EVENT_STORES);
     }
     if (c->kind != INSN_OTHER && c->kind != INSN_TRAP) {
-        events |= BIT_EVENT(PERFCTR_EVENT_BRANCHES) |
-                  BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES);
+        events |= BIT_EVENT(PERFCTR_EVENT_BRANCHES) | WHERE_IT_GOES;
     }
     if (c->kind == INSN_CALL) {
         events |= BIT_EVENT(PERFCTR_EVENT_CALLS);
@@ -318,8 +326,8 @@ static void check_all(struct qemu_plugin_insn *insn, uint32_t events,
 {
     unsigned e;
 
-    /* Taken branches are checked where the next block starts */
-    events &= ~BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES);
+    /* Taken and retired branches are checked where the next block starts */
+    events &= ~WHERE_IT_GOES;
     for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
         if (events & BIT_EVENT(e)) {
             check(insn, e, reached);
@@ -327,28 +335,53 @@ static void check_all(struct qemu_plugin_insn *insn, uint32_t events,
     }
 }
 
-/* A branch (it ends its block): count it as guessed, store the miss */
-static void count_taken(struct qemu_plugin_insn *insn, const InsnClass *c,
-                        uint64_t pc, bool with_countdown)
+static void count_one(struct qemu_plugin_insn *insn, PerfctrEvent e,
+                      uint32_t targets)
+{
+    add(insn, COUNT(e), 1);
+    if (targets & BIT_EVENT(e)) {
+        add(insn, COUNTDOWN(e), -1);
+    }
+}
+
+/*
+ * A branch (it ends its block): count it taken as guessed, and retired
+ * (passing its condition) if it is not predicated or, predicated, is
+ * guessed taken: a predicated branch is taken when its condition
+ * passes.  Store the miss.
+ */
+static void count_where_it_goes(struct qemu_plugin_insn *insn,
+                                const InsnClass *c, uint64_t pc,
+                                bool predicated, uint32_t events,
+                                uint32_t targets)
 {
     uint64_t fall = pc + qemu_plugin_insn_size(insn);
     bool guess_taken = !(c->conditional && c->direct && c->target > pc);
+    bool taken = events & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES);
+    bool retired = events & BIT_EVENT(PERFCTR_EVENT_RETIRED_BRANCHES);
 
     if (c->direct && c->target == fall) {
-        return;             /* either way to the next one: not taken */
-    }
-    if (guess_taken) {
-        add(insn, COUNT(PERFCTR_EVENT_TAKEN_BRANCHES), 1);
-        if (with_countdown) {
-            add(insn, COUNTDOWN(PERFCTR_EVENT_TAKEN_BRANCHES), -1);
+        /* Either way to the next one: not taken, retired either way */
+        if (retired) {
+            count_one(insn, PERFCTR_EVENT_RETIRED_BRANCHES, targets);
         }
+        return;
+    }
+    if (taken && guess_taken) {
+        count_one(insn, PERFCTR_EVENT_TAKEN_BRANCHES, targets);
+    }
+    if (retired && (guess_taken || !predicated)) {
+        count_one(insn, PERFCTR_EVENT_RETIRED_BRANCHES, targets);
     }
     qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
         insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS,
         guess_taken ? fall : c->target);
     qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
         insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS_DELTA,
-        guess_taken ? -1 : 1);
+        !taken ? 0 : guess_taken ? -1 : 1);
+    qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+        insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS_RETIRED_DELTA,
+        !retired || !predicated ? 0 : guess_taken ? -1 : 1);
 }
 
 /* Before insn: uncount the loads and stores (bit k: pendable[k]) pending */
@@ -418,6 +451,7 @@ void events_instrument(struct qemu_plugin_tb *tb)
         size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
         InsnClass c;
         uint32_t events;
+        bool may_skip;
         unsigned e;
 
         isa_classify(isa, bytes, got, pc, &c);
@@ -440,31 +474,31 @@ void events_instrument(struct qemu_plugin_tb *tb)
         } else {
             settle(insn, pending);
         }
-        pending = isa_may_not_execute(isa, bytes, got, &it) ?
-                  pendable_kinds(events) : 0;
-        if (i == 0 && (want & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES))) {
+        may_skip = isa_may_not_execute(isa, bytes, got, &it);
+        pending = may_skip ? pendable_kinds(events) : 0;
+        if (i == 0 && (want & WHERE_IT_GOES)) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, block_entered_at_miss, QEMU_PLUGIN_CB_NO_REGS,
                 QEMU_PLUGIN_COND_EQ, MISS, pc, NULL);
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
                 insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS, 0);
-            if (targets & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES)) {
-                check(insn, PERFCTR_EVENT_TAKEN_BRANCHES, reached_before);
+            for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
+                if (targets & WHERE_IT_GOES & BIT_EVENT(e)) {
+                    check(insn, e, reached_before);
+                }
             }
         }
         check_all(insn, before & targets, reached_before);
         for (e = 0; e < PERFCTR_EVENT_COUNT; e++) {
-            if (e == PERFCTR_EVENT_TAKEN_BRANCHES || !(events & BIT_EVENT(e))) {
-                continue;
-            }
-            add(insn, COUNT(e), 1);
-            if (targets & BIT_EVENT(e)) {
-                add(insn, COUNTDOWN(e), -1);
+            if (events & ~WHERE_IT_GOES & BIT_EVENT(e)) {
+                count_one(insn, e, targets);
             }
         }
-        if (events & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES)) {
-            count_taken(insn, &c, pc,
-                        targets & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES));
+        if (events & WHERE_IT_GOES) {
+            /* CBZ is conditional without a condition code: not in IT */
+            count_where_it_goes(insn, &c, pc,
+                                c.predicated || (may_skip && !c.conditional),
+                                events, targets);
         }
         mark_pending(insn, pending);
         if (i == n - 1) {

@@ -57,6 +57,7 @@ static void a32(uint32_t w, uint64_t pc, InsnClass *out)
     }
     /* Any Arm instruction but the unconditional ones may not execute */
     out->conditional = cond < 0xe && out->kind != INSN_OTHER;
+    out->predicated = out->conditional;
 }
 
 static void a32_memory(uint32_t w, InsnClass *out)

@@ -25,6 +25,7 @@ static inline void set(InsnClass *out, InsnKind kind)
     out->kind = kind;
     out->direct = false;
     out->conditional = false;
+    out->predicated = false;
     out->target = 0;
 }
 
@@ -34,6 +35,7 @@ static inline void set_direct(InsnClass *out, InsnKind kind,
     out->kind = kind;
     out->direct = true;
     out->conditional = false;
+    out->predicated = false;
     out->target = target;
 }
 
@@ -42,6 +44,13 @@ static inline void set_conditional(InsnClass *out, uint64_t target)
 {
     set_direct(out, INSN_BRANCH, target);
     out->conditional = true;
+}
+
+/* Arm's B<c>: conditional by a condition code */
+static inline void set_predicated(InsnClass *out, uint64_t target)
+{
+    set_conditional(out, target);
+    out->predicated = true;
 }
 
 /* A load of pc from the stack pops a return address; any other is a jump */

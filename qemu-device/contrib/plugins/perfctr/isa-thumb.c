@@ -27,8 +27,8 @@ static void thumb16(uint16_t hw, uint64_t pc, InsnClass *out)
     } else if ((hw & 0xff00) == 0xbe00 || (hw & 0xff00) == 0xdf00) {
         set(out, INSN_TRAP);                        /* BKPT, SVC */
     } else if ((hw & 0xf000) == 0xd000 && (hw & 0x0e00) != 0x0e00) {
-        set_conditional(out,                        /* B<c> */
-                        pc + 4 + sign_extend((hw & 0xff) << 1, 9));
+        set_predicated(out,                         /* B<c> */
+                       pc + 4 + sign_extend((hw & 0xff) << 1, 9));
     } else if ((hw & 0xf800) == 0xe000) {           /* B */
         set_direct(out, INSN_BRANCH,
                    pc + 4 + sign_extend((hw & 0x7ff) << 1, 12));
@@ -76,9 +76,9 @@ static void thumb32(uint16_t hw1, uint16_t hw2, uint64_t pc, InsnClass *out)
             unsigned s = (hw1 >> 10) & 1;
             unsigned j1 = (hw2 >> 13) & 1, j2 = (hw2 >> 11) & 1;
 
-            set_conditional(out, pc + 4 + sign_extend(
-                                s << 20 | j2 << 19 | j1 << 18 |
-                                (hw1 & 0x3f) << 12 | (hw2 & 0x7ff) << 1, 21));
+            set_predicated(out, pc + 4 + sign_extend(
+                               s << 20 | j2 << 19 | j1 << 18 |
+                               (hw1 & 0x3f) << 12 | (hw2 & 0x7ff) << 1, 21));
         } else if (hw1 == 0xf3de && (hw2 & 0xff00) == 0x8f00) {
             set(out, INSN_EXCEPTION_RETURN);        /* SUBS pc, lr, #imm */
         } else {

@@ -35,6 +35,12 @@ typedef struct InsnClass {
      * may still predicate a branch whose encoding has none)
      */
     bool conditional;
+    /*
+     * An Arm condition code may make it not execute (B<c>, Arm state's
+     * conditional instructions; not CBZ, whose test is its branch):
+     * for Thumb's IT, see isa_may_not_execute()
+     */
+    bool predicated;
     uint64_t target;        /* where a direct branch or call goes */
     bool load;              /* reads data memory (LDM, POP, LDRD too) */
     bool store;             /* writes data memory (STM, PUSH, SWP too) */
