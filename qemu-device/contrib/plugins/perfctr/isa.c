@@ -47,10 +47,9 @@ bool isa_links_next(Isa isa, const uint8_t *bytes, size_t len)
            (le32(bytes) & 0x0fffffff) == 0x01a0e00f;    /* MOV lr, pc */
 }
 
-/* The instructions that Thumb's IT makes conditional: 0 if not an IT */
-static unsigned thumb_it_count(const uint8_t *bytes, size_t len)
+unsigned isa_it_count(Isa isa, const uint8_t *bytes, size_t len)
 {
-    uint16_t hw = len == 2 ? le16(bytes) : 0;
+    uint16_t hw = isa == ISA_THUMB && len == 2 ? le16(bytes) : 0;
     unsigned mask = hw & 0xf;
 
     if ((hw & 0xff00) != 0xbf00 || !mask) {
@@ -74,7 +73,7 @@ bool isa_may_not_execute(Isa isa, const uint8_t *bytes, size_t len,
     case ISA_A32:
         return len == 4 && bytes[3] >> 4 < 0xe;     /* cond below AL */
     case ISA_THUMB:
-        covered = thumb_it_count(bytes, len);
+        covered = isa_it_count(isa, bytes, len);
         if (covered) {
             it->it_left = covered;
             it->it_seen = true;

@@ -46,7 +46,7 @@ typedef struct InsnClass {
     bool store;             /* writes data memory (STM, PUSH, SWP too) */
 } InsnClass;
 
-/* What the timing models (cycles.c) need to know of an instruction */
+/* What the timing models (cycles-*.c) need to know of an instruction */
 typedef enum TimingClass {
     TC_ALU,             /* single-cycle data processing, moves, hints */
     TC_MUL,             /* multiply with a 32-bit result (and DSP MACs) */
@@ -126,5 +126,7 @@ bool isa_may_not_execute(Isa isa, const uint8_t *bytes, size_t len,
                          IsaPredication *it);
 /* Whether any instruction of isa may (Arm state, Thumb) */
 bool isa_predicates(Isa isa);
+/* How many instructions after it a Thumb IT predicates; 0: not an IT */
+unsigned isa_it_count(Isa isa, const uint8_t *bytes, size_t len);
 
 #endif
