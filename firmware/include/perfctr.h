@@ -109,6 +109,7 @@ enum perfctr_event {
     PERFCTR_EVENT_DIVIDES = 14,
     PERFCTR_EVENT_EXCEPTION_RETURNS = 15,
     PERFCTR_EVENT_RETIRED_BRANCHES = 16, /* passing their condition code */
+    PERFCTR_EVENT_MEMORY_STALLS = 17,   /* model cycles of loads, stores */
     PERFCTR_NUM_EVENTS
 };
 

@@ -9,7 +9,7 @@ static const char *const event_names[PERFCTR_NUM_EVENTS] = {
     "none", "instructions", "loads", "stores", "branches", "calls",
     "returns", "taken-branches", "exceptions", "cycles",
     "conditional-branches", "direct-jumps", "indirect-jumps", "multiplies",
-    "divides", "exception-returns", "retired-branches",
+    "divides", "exception-returns", "retired-branches", "memory-stalls",
 };
 
 const char *perfctr_event_name(enum perfctr_event event)

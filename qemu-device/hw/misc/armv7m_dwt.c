@@ -9,13 +9,14 @@
  * instruction under -icount (the clock the scripts give the boards),
  * the timing model's cycles when the perfctr plugin runs one
  * (scripts/profile --cycles), else virtual time at the CPU's clock.
- * Between two accesses, the model's cycles beyond one per instruction
- * go to CPICNT and, when the Cortex-M7's dual issue made them fewer
- * than the instructions, the difference to FOLDCNT, so that the
+ * Between two accesses, the model's cycles beyond the first of the
+ * loads and stores go to LSUCNT, the others beyond one per instruction
+ * to CPICNT and, when the Cortex-M7's dual issue made them fewer than
+ * the instructions, the difference to FOLDCNT, so that the
  * architecture's identity holds: instructions = CYCCNT - CPICNT -
  * EXCCNT - SLEEPCNT - LSUCNT + FOLDCNT (the 8-bit counters modulo 256).
- * EXCCNT, SLEEPCNT and LSUCNT stay 0: the model does not say which
- * extra cycles are which.  There are no comparators (NUMCOMP
+ * EXCCNT and SLEEPCNT stay 0: the model has no exception entry or
+ * sleep cycles (a WFI's idle time is not the core's).  There are no comparators (NUMCOMP
  * reads 0), no trace packets (NOTRCPKT) and no external triggers
  * (NOEXTTRIG).  PCSR reads the pc of the code that reads it as QEMU
  * last stored it: an instruction of the same translated block, at or
@@ -73,12 +74,16 @@ static const uint8_t armv7m_dwt_id[ARMV7M_DEBUG_ID_COUNT] = {
 };
 
 static void armv7m_dwt_sources(ARMv7MDWTState *s, uint64_t *clock,
-                               uint64_t *insns)
+                               uint64_t *insns, uint64_t *lsu)
 {
+    unsigned vcpu = CPU(s->cpu)->cpu_index;
+
     *insns = icount_enabled() ? icount_get_raw() : 0;
-    if (perfctr_hook_read_event(CPU(s->cpu)->cpu_index,
-                                PERFCTR_EVENT_CYCLES, clock)) {
-        return;                         /* the timing model's */
+    *lsu = 0;
+    if (perfctr_hook_read_event(vcpu, PERFCTR_EVENT_CYCLES, clock)) {
+        /* the timing model's */
+        perfctr_hook_read_event(vcpu, PERFCTR_EVENT_MEMORY_STALLS, lsu);
+        return;
     }
     if (icount_enabled()) {
         *clock = *insns;
@@ -95,25 +100,35 @@ static void armv7m_dwt_sources(ARMv7MDWTState *s, uint64_t *clock,
  */
 static void armv7m_dwt_sync(ARMv7MDWTState *s)
 {
-    uint64_t clock, insns, cycles, executed;
+    uint64_t clock, insns, lsu_now, cycles, executed, lsu;
+    int64_t other;
 
-    armv7m_dwt_sources(s, &clock, &insns);
+    armv7m_dwt_sources(s, &clock, &insns, &lsu_now);
     cycles = clock - s->clock_at_sync;
     executed = icount_enabled() ? insns - s->insns_at_sync : cycles;
+    lsu = lsu_now - s->lsu_at_sync;
     s->clock_at_sync = clock;
     s->insns_at_sync = insns;
+    s->lsu_at_sync = lsu_now;
     if (!FIELD_EX32(s->demcr, DEMCR, TRCENA)) {
         return;
     }
     if (FIELD_EX32(s->ctrl, DWT_CTRL, CYCCNTENA)) {
         s->cyccnt += cycles;
     }
-    /* Cycles beyond one an instruction; fewer: instructions paired */
-    if (FIELD_EX32(s->ctrl, DWT_CTRL, CPIEVTENA) && cycles > executed) {
-        s->cpicnt += cycles - executed;
+    /*
+     * Cycles beyond one an instruction: the loads' and stores' to LSUCNT,
+     * the others' to CPICNT; fewer: instructions paired
+     */
+    other = (int64_t)(cycles - executed - lsu);
+    if (FIELD_EX32(s->ctrl, DWT_CTRL, LSUEVTENA)) {
+        s->lsucnt += lsu;
     }
-    if (FIELD_EX32(s->ctrl, DWT_CTRL, FOLDEVTENA) && cycles < executed) {
-        s->foldcnt += executed - cycles;
+    if (FIELD_EX32(s->ctrl, DWT_CTRL, CPIEVTENA) && other > 0) {
+        s->cpicnt += other;
+    }
+    if (FIELD_EX32(s->ctrl, DWT_CTRL, FOLDEVTENA) && other < 0) {
+        s->foldcnt += -other;
     }
 }
 
@@ -276,7 +291,8 @@ static void armv7m_dwt_reset_hold(Object *obj, ResetType type)
     s->cyccnt = 0;
     s->cpicnt = s->exccnt = s->sleepcnt = s->lsucnt = s->foldcnt = 0;
     s->locked = s->has_lock;
-    armv7m_dwt_sources(s, &s->clock_at_sync, &s->insns_at_sync);
+    armv7m_dwt_sources(s, &s->clock_at_sync, &s->insns_at_sync,
+                       &s->lsu_at_sync);
 }
 
 static void armv7m_dwt_init(Object *obj)
@@ -311,8 +327,8 @@ static int armv7m_dwt_pre_save(void *opaque)
 
 static const VMStateDescription vmstate_armv7m_dwt = {
     .name = "armv7m-dwt",
-    .version_id = 1,
-    .minimum_version_id = 1,
+    .version_id = 2,
+    .minimum_version_id = 2,
     .pre_save = armv7m_dwt_pre_save,
     .fields = (const VMStateField[]) {
         VMSTATE_UINT32(demcr, ARMv7MDWTState),
@@ -326,6 +342,7 @@ static const VMStateDescription vmstate_armv7m_dwt = {
         VMSTATE_BOOL(locked, ARMv7MDWTState),
         VMSTATE_UINT64(clock_at_sync, ARMv7MDWTState),
         VMSTATE_UINT64(insns_at_sync, ARMv7MDWTState),
+        VMSTATE_UINT64(lsu_at_sync, ARMv7MDWTState),
         VMSTATE_END_OF_LIST()
     }
 };

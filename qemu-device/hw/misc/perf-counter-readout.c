@@ -62,6 +62,7 @@ static const char *const perf_counter_event_names[PERFCTR_EVENT_COUNT] = {
     [PERFCTR_EVENT_DIVIDES] = "divides",
     [PERFCTR_EVENT_EXCEPTION_RETURNS] = "exception-returns",
     [PERFCTR_EVENT_RETIRED_BRANCHES] = "retired-branches",
+    [PERFCTR_EVENT_MEMORY_STALLS] = "memory-stalls",
 };
 
 /* Host readout: one counter's numbers, read now */

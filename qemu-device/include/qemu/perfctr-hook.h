@@ -49,6 +49,8 @@ typedef enum PerfctrEvent {
     PERFCTR_EVENT_EXCEPTION_RETURNS = 15,   /* ERET, MRET, EXC_RETURN... */
     /* Branches that pass their condition code, taken or not (Arm's) */
     PERFCTR_EVENT_RETIRED_BRANCHES = 16,
+    /* The timing model's cycles beyond the first of loads and stores */
+    PERFCTR_EVENT_MEMORY_STALLS = 17,
     PERFCTR_EVENT_COUNT
 } PerfctrEvent;
 

@@ -77,7 +77,7 @@ static uint64_t pc_base;
 #define EVENT_EXCEPTIONS 8
 #define EVENT_CYCLES 9
 #define EVENT_EXCEPTION_RETURNS 15
-#define EVENT_LAST 16
+#define EVENT_LAST 17
 
 /* 25 MHz: one tick is 40 ns */
 #define TICK_NS 40

@@ -51,6 +51,7 @@ enum {
     SLOT_INSNS,
     SLOT_MISS,          /* the destination the last guess did not take */
     SLOT_DELTA,         /* what taking it costs more: int32 | window << 32 */
+    SLOT_MEMORY_STALLS, /* cycles beyond the first of loads and stores */
     SLOT_WINDOWS,       /* then cycles and instructions of each window */
 };
 
@@ -235,11 +236,21 @@ bool cycles_init(CyclesModel m, Isa guest_isa)
     return true;
 }
 
-uint64_t cycles_read(unsigned vcpu_index)
+static uint64_t read_slot(unsigned index, unsigned vcpu_index)
 {
     /* Before the vCPU starts (a device's reset), none */
     return board && vcpu_index < qemu_plugin_num_vcpus() ?
-           qemu_plugin_u64_get(slot(SLOT_CYCLES), vcpu_index) : 0;
+           qemu_plugin_u64_get(slot(index), vcpu_index) : 0;
+}
+
+uint64_t cycles_read(unsigned vcpu_index)
+{
+    return read_slot(SLOT_CYCLES, vcpu_index);
+}
+
+uint64_t cycles_read_memory_stalls(unsigned vcpu_index)
+{
+    return read_slot(SLOT_MEMORY_STALLS, vcpu_index);
 }
 
 /* Decode the block; mark the instructions an IT block predicates */
@@ -286,25 +297,63 @@ static void add_inline(struct qemu_plugin_insn *insn, unsigned index,
 
 /* What the instructions since the last flush cost, and their window */
 typedef struct Pending {
-    uint64_t cycles, insns;
+    uint64_t cycles, insns, memory_stalls;
     int window;
 } Pending;
 
+/* The events of this file a device has targets on (bit e for event e) */
+static uint32_t targeted_here(void)
+{
+    uint32_t targeted = 0;
+
+    if (events_targeted(PERFCTR_EVENT_CYCLES)) {
+        targeted |= 1u << PERFCTR_EVENT_CYCLES;
+    }
+    if (events_targeted(PERFCTR_EVENT_MEMORY_STALLS)) {
+        targeted |= 1u << PERFCTR_EVENT_MEMORY_STALLS;
+    }
+    return targeted;
+}
+
+static void count_down(struct qemu_plugin_insn *insn, PerfctrEvent e,
+                       uint64_t n)
+{
+    if (n) {
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            insn, QEMU_PLUGIN_INLINE_ADD_U64, events_countdown(e), -n);
+    }
+}
+
 /* Add what is pending to the totals and its window, before insn runs */
-static void flush(struct qemu_plugin_insn *insn, Pending *p, bool targets)
+static void flush(struct qemu_plugin_insn *insn, Pending *p,
+                  uint32_t targets)
 {
     add_inline(insn, SLOT_CYCLES, p->cycles);
     add_inline(insn, SLOT_INSNS, p->insns);
-    if (targets && p->cycles) {
-        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-            insn, QEMU_PLUGIN_INLINE_ADD_U64,
-            events_countdown(PERFCTR_EVENT_CYCLES), -p->cycles);
+    add_inline(insn, SLOT_MEMORY_STALLS, p->memory_stalls);
+    if (targets & (1u << PERFCTR_EVENT_CYCLES)) {
+        count_down(insn, PERFCTR_EVENT_CYCLES, p->cycles);
+    }
+    if (targets & (1u << PERFCTR_EVENT_MEMORY_STALLS)) {
+        count_down(insn, PERFCTR_EVENT_MEMORY_STALLS, p->memory_stalls);
     }
     if (p->window >= 0) {
         add_inline(insn, SLOT_WINDOWS + 2 * p->window, p->cycles);
         add_inline(insn, SLOT_WINDOWS + 2 * p->window + 1, p->insns);
     }
-    p->cycles = p->insns = 0;
+    p->cycles = p->insns = p->memory_stalls = 0;
+}
+
+/* Check the targets before insn (by_insn: reached by insn, the last) */
+static void check_targets(struct qemu_plugin_insn *insn, uint32_t targets,
+                          bool by_insn)
+{
+    if (targets & (1u << PERFCTR_EVENT_CYCLES)) {
+        events_check(insn, PERFCTR_EVENT_CYCLES, by_insn);
+    }
+    if (targets & (1u << PERFCTR_EVENT_MEMORY_STALLS)) {
+        events_check(insn, PERFCTR_EVENT_MEMORY_STALLS, by_insn);
+    }
 }
 
 void cycles_instrument(struct qemu_plugin_tb *tb)
@@ -318,7 +367,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     CyclesInsn *last;
     bool guarded;
     /* A device's target on cycles: each instruction adds its own */
-    bool targets = events_targeted(PERFCTR_EVENT_CYCLES);
+    uint32_t targets = targeted_here();
 
     if (!n) {
         return;
@@ -364,10 +413,8 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         if (i == 0) {
             store(insn, SLOT_MISS, NO_PC);
         }
-        if (targets) {
-            /* Reached by the one before (or by a misprediction's delta) */
-            events_check(insn, PERFCTR_EVENT_CYCLES, false);
-        }
+        /* Reached by the one before (or by a misprediction's delta) */
+        check_targets(insn, targets, false);
         if (window != pending.window && pending.insns) {
             /* Before the last instruction of the window left */
             flush(qemu_plugin_tb_get_insn(tb, i - 1), &pending, targets);
@@ -375,6 +422,9 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         pending.window = window;
         pending.cycles += cost[i];
         pending.insns++;
+        if (cycles_accesses_memory(&insns[i].t) && cost[i] > 1) {
+            pending.memory_stalls += cost[i] - 1;
+        }
         if (targets || cycles_accesses_memory(&insns[i].t) || operands ||
             i == n - 1 || stop_point(insns[i + 1].pc)) {
             /* (a stop or the start comes before the next one's adds) */
@@ -393,8 +443,8 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
             store(insn, SLOT_DELTA, (uint32_t)(int32_t)delta |
                   (uint64_t)(uint32_t)window_of(last->pc) << 32);
         }
-        if (i == n - 1 && targets) {
-            events_check(insn, PERFCTR_EVENT_CYCLES, true);
+        if (i == n - 1) {
+            check_targets(insn, targets, true);
         }
     }
 }

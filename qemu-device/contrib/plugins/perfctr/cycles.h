@@ -33,6 +33,8 @@ void cycles_vcpu_init(unsigned vcpu);
 void cycles_instrument(struct qemu_plugin_tb *tb);
 /* Estimated cycles of vcpu_index so far (exact during an access) */
 uint64_t cycles_read(unsigned vcpu_index);
+/* Of them, those beyond the first of its loads and stores */
+uint64_t cycles_read_memory_stalls(unsigned vcpu_index);
 /* The vCPU left translated code and resumes at pc: settle the guess */
 void cycles_left_code(unsigned vcpu_index, uint64_t pc);
 /* Count the totals written at exit from now on (start=) */

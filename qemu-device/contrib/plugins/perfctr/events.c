@@ -140,6 +140,9 @@ static uint64_t read_event(unsigned vcpu_index, PerfctrEvent event)
     if (event == PERFCTR_EVENT_CYCLES) {
         return cycles_read(vcpu_index);
     }
+    if (event == PERFCTR_EVENT_MEMORY_STALLS) {
+        return cycles_read_memory_stalls(vcpu_index);
+    }
     return vcpu_events(vcpu_index)->count[event];
 }
 
@@ -213,7 +216,8 @@ void events_init(Isa guest_isa, bool with_cycles, PerfctrPluginOps *ops)
     ops->left_code = left_code;
     if (with_cycles) {
         /* Counted by cycles.c, which asks events_targeted() and checks */
-        ops->events |= BIT_EVENT(PERFCTR_EVENT_CYCLES);
+        ops->events |= BIT_EVENT(PERFCTR_EVENT_CYCLES) |
+                       BIT_EVENT(PERFCTR_EVENT_MEMORY_STALLS);
     }
     offered = ops->events;
     board = qemu_plugin_scoreboard_new(sizeof(VcpuEvents));

@@ -33,9 +33,10 @@ struct ARMv7MDWTState {
     uint8_t lsucnt;
     uint8_t foldcnt;
     bool locked;
-    /* The clock and the instructions at the last sync */
+    /* The clock, the instructions and the memory stalls at the last sync */
     uint64_t clock_at_sync;
     uint64_t insns_at_sync;
+    uint64_t lsu_at_sync;
 };
 
 #endif

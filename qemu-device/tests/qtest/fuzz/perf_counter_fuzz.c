@@ -35,7 +35,7 @@
 #define PC_FLAGS_MASK 0x3
 #define PC_SNAP_TIME(i) (0xa00 + 16 * (i))
 #define PC_EVCNT(i) (0xe00 + 8 * (i))
-#define PC_NUM_EVENTS 17
+#define PC_NUM_EVENTS 18
 /* ... and the NVIC lines it wires them to */
 #define PC_FIRST_IRQ 28
 
