@@ -16,9 +16,9 @@
  * architecture's identity holds: instructions = CYCCNT - CPICNT -
  * EXCCNT - SLEEPCNT - LSUCNT + FOLDCNT (the 8-bit counters modulo 256).
  * EXCCNT and SLEEPCNT stay 0: the model has no exception entry or
- * sleep cycles (a WFI's idle time is not the core's).  There are no comparators (NUMCOMP
- * reads 0), no trace packets (NOTRCPKT) and no external triggers
- * (NOEXTTRIG).  PCSR reads the pc of the code that reads it as QEMU
+ * sleep cycles (a WFI's idle time is not the core's).  There are no
+ * comparators (NUMCOMP reads 0), no trace packets (NOTRCPKT) and no
+ * external triggers (NOEXTTRIG).  PCSR reads the pc of the code that reads it as QEMU
  * last stored it: an instruction of the same translated block, at or
  * before the read, which is what a PC sample is.
  *
