@@ -18,9 +18,10 @@
  * EXCCNT and SLEEPCNT stay 0: the model has no exception entry or
  * sleep cycles (a WFI's idle time is not the core's).  There are no
  * comparators (NUMCOMP reads 0), no trace packets (NOTRCPKT) and no
- * external triggers (NOEXTTRIG).  PCSR reads the pc of the code that reads it as QEMU
- * last stored it: an instruction of the same translated block, at or
- * before the read, which is what a PC sample is.
+ * external triggers (NOEXTTRIG).  PCSR reads the pc of the code that
+ * reads it as QEMU last stored it: an instruction of the same
+ * translated block, at or before the read, which is what a PC sample
+ * is.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
