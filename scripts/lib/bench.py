@@ -16,6 +16,7 @@ from pathlib import Path
 
 import boards
 import bench_cycles
+import bench_pipetest
 import bench_profiling
 import bench_silicon
 import boot
@@ -79,6 +80,10 @@ def main():
                    "jnk0le/cortexm-AES publishes for real Cortex-M3, M4 "
                    "and M7 chips; DIR is your checkout of it "
                    "(docs/cycles.md)")
+    p.add_argument("--pipetest", metavar="DIR",
+                   help="also run jnk0le's published DWT harness, the "
+                   "pipeline cycle test templates, with the timing models; "
+                   "DIR is your checkout of jnk0le/random (docs/dwt.md)")
     args = p.parse_args()
     rows = []
 
@@ -142,6 +147,13 @@ def main():
             built, args.cortexm_aes,
             lambda b, image, extra, props: boot.command(
                 built, b, image, extra=extra, device_props=props),
+            timed, row)
+
+    if args.pipetest:
+        bench_pipetest.rows(
+            built, args.pipetest,
+            lambda b, image, extra: boot.command(built, b, image,
+                                                 extra=extra),
             timed, row)
 
     # Determinism and boot-to-report

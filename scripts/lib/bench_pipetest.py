@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: MIT
+"""scripts/bench --pipetest DIR: a published harness that times itself
+with the DWT against the timing models.  jnk0le's "pipeline cycle test"
+templates (repository jnk0le/random, folder "pipeline cycle test") are
+the harness behind his Cortex-M pipeline measurements: each reads
+CYCCNT around 1000 iterations of a loop that takes 20 cycles on its
+core, subtracts the overhead outside the loop and returns the cycles,
+20000 on silicon as written.  Its code is not in this repository: DIR
+is the user's checkout, built unmodified with
+tests/programs/pipetest_main.c and run with --cycles, where CYCCNT
+counts the model's cycles (docs/dwt.md)."""
+
+import re
+import tempfile
+from pathlib import Path
+
+import boards
+import firmware
+import plugin
+from common import REPO, Failure
+
+PROGRAM = REPO / "tests" / "programs" / "pipetest_main.c"
+SOURCE = "jnk0le/random, pipeline cycle test (README: 20 cycles x 1000)"
+SILICON = 20000
+
+# board: the template, and the compiler options its instructions need
+TEMPLATES = {
+    "mps2-an385": ("CM3_pipetest_tmpl", []),
+    "mps2-an386": ("CM3_pipetest_tmpl", []),
+    # It saves the FPU's callee-saved registers
+    "mps2-an500": ("CM7_pipetest_tmpl",
+                   ["-mfloat-abi=softfp", "-mfpu=fpv5-d16"]),
+}
+
+
+def printed(out):
+    found = re.search(r"^template cycles=(\d+)$", out, re.M)
+    if not found:
+        raise Failure(f"{PROGRAM.name} printed no cycles:\n{out}")
+    return int(found[1])
+
+
+def rows(built, checkout, command, timed, row):
+    """Add a row per board: what the unmodified template prints with the
+    model's cycles and with one per instruction; command(board, image,
+    extra) is the QEMU command."""
+    folder = Path(checkout).resolve() / "pipeline cycle test"
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, (template, cflags) in TEMPLATES.items():
+            board = boards.get(name)
+            source = folder / f"{template}.S"
+            if not source.is_file():
+                raise Failure(f"{checkout} is not a checkout of "
+                              f"jnk0le/random: it has no {source}")
+            work = Path(tmp) / name
+            work.mkdir()
+            image = firmware.build_app(
+                board, [PROGRAM, source], firmware.AppOptions(
+                    defines=[f"TEMPLATE={template}"], cflags=cflags), work)
+            cycles = printed(timed(command(board, image, plugin.qemu_args(
+                built, board, work / "cycles.txt", plugin.NO_PROFILE,
+                cycles=True)), 1)[1])
+            instructions = printed(timed(command(board, image, ()), 1)[1])
+            row(f"published DWT harness, {template} ({name}, {board.cpu}) "
+                f"with --cycles", str(cycles),
+                f"silicon {SILICON} ({100 * (cycles / SILICON - 1):+.2f}%); "
+                f"without --cycles (one per instruction) {instructions}; "
+                f"{SOURCE}")
