@@ -1,7 +1,7 @@
 /*
  * Performance counter core: what the device's files share
- * (perf-counter.c, the registers and counting; perf-counter-readout.c,
- * the host readout)
+ * (perf-counter.c, the registers; perf-counter-count.c, the counting;
+ * perf-counter-readout.c, the host readout)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -10,9 +10,17 @@
 #define HW_MISC_PERF_COUNTER_INTERNAL_H
 
 #include "hw/misc/perf-counter.h"
+#include "hw/registerfields.h"
 
 /* The extension block's VERSION, also in the host readout */
 #define PERF_COUNTER_VERSION 2
+
+/* A counter's CTRL (at 0x404 + 16i) and FLAGS (0x900 + 4i, W1C) */
+FIELD(CTRL, THRESH_EN, 0, 1)
+FIELD(CTRL, OVF_EN, 1, 1)
+FIELD(CTRL, THRESH_ON_TIME, 2, 1)
+FIELD(FLAGS, THRESH, 0, 1)
+FIELD(FLAGS, OVF, 1, 1)
 
 /* The emulated clocks and event counts, read once per access */
 typedef struct PerfCounterNow {
@@ -28,6 +36,19 @@ uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
                             PerfCounterNow now);
 uint64_t perf_counter_event_count(PerfCounterState *s, unsigned counter,
                                   PerfCounterNow now);
+
+/* The counting (perf-counter-count.c) */
+/* An event the counters did not count until now counts from @now */
+void perf_counter_baseline_new(PerfCounterState *s, PerfCounterNow *now);
+/* Bring every running counter up to @now; call before any state change */
+void perf_counter_sync(PerfCounterState *s, PerfCounterNow now);
+/* Raise the flags reached by @now (synced); arm for the next ones */
+void perf_counter_update(PerfCounterState *s, PerfCounterNow now);
+/* The counters whose flags are set (bit i) */
+uint64_t perf_counter_pending(PerfCounterState *s);
+/* The timer's and the hook's callbacks: a flag may be due */
+void perf_counter_timer_expired(void *opaque);
+void perf_counter_reached(PerfctrHookClient *client);
 
 /* The host readout (perf-counter-readout.c) */
 void perf_counter_readout_record(PerfCounterState *s,
