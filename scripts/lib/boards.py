@@ -37,6 +37,10 @@ class Board:
     uarts: int = 1
 
     @property
+    def cortex_m(self):
+        return self.cpu.startswith("Cortex-M")
+
+    @property
     def cross_file(self) -> Path:
         return BOARDS_DIR / f"{self.name}.ini"
 

@@ -67,7 +67,7 @@ def console_args(board, console=None):
     for i in range(board.uarts):
         args += ["-chardev", f"file,id=uart{i},path={path},append=on",
                  "-serial", f"chardev:uart{i}"]
-    if board.cpu.lower().startswith("cortex-m"):
+    if board.cortex_m:
         args += ["-chardev", f"file,id=itm,path={path},append=on",
                  "-global", "armv7m-itm.chardev=itm"]
     return args

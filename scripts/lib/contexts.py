@@ -38,7 +38,7 @@ def exception_name(board, number):
             cause = number & 0x7fffffff
             return RISCV_INTERRUPTS.get(cause, f"interrupt {cause}")
         return RISCV_EXCEPTIONS.get(number, f"exception {number}")
-    if board.cpu.lower().startswith("cortex-m"):
+    if board.cortex_m:
         return M_EXCEPTIONS.get(number, f"IRQ {number - 16}"
                                 if number >= 16 else f"exception {number}")
     return ARM_EXCEPTIONS.get(number, f"exception {number}")

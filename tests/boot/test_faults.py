@@ -37,7 +37,7 @@ def test_a_fault_names_the_address(ctx, board):
     proc = subprocess.run([str(PROFILE), "--board", board.name, str(image)],
                           stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, timeout=120)
-    if board.name.startswith("mps2"):
+    if board.cortex_m:
         assert "guest fault: hardfault" in proc.stderr, proc.stderr
     else:
         assert "address 0xf0000000" in proc.stderr, proc.stderr

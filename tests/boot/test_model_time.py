@@ -4,8 +4,9 @@ tests/firmware/model_time.c and model_time_riscv.c): with --cycles
 QEMU's virtual clock runs on the timing model's cycles, so a board
 timer's period comes every so many modelled cycles of the core, as it
 comes every so many instructions under -icount alone.  On the MPS2
-boards SysTick every 1000 clocks of the 25 MHz SYSCLK (40 us) is 1250
-cycles of the 31.25 MHz core, read with DWT CYCCNT; on riscv32-virt the
+boards SysTick every 40 us (1000 clocks of the 25 MHz SYSCLK, 800 of
+the AN505's 20 MHz) is 1250 cycles of the 31.25 MHz core, read with DWT
+CYCCNT; on riscv32-virt the
 machine timer every 100 ticks of the 10 MHz mtime (10 us) is 1250
 cycles of the 125 MHz core, read with mcycle.
 """
@@ -16,17 +17,11 @@ import boards
 import bootlib
 
 IMAGE = "tests/firmware/model_time.elf"
-# board: (the program's source, its period's #define, the timer's Hz)
-TIMERS = {
-    "mps2-an385": ("tests/firmware/model_time.c", "SYSTICK_PERIOD",
-                   25_000_000),
-    "mps2-an386": ("tests/firmware/model_time.c", "SYSTICK_PERIOD",
-                   25_000_000),
-    "mps2-an500": ("tests/firmware/model_time.c", "SYSTICK_PERIOD",
-                   25_000_000),
-    "riscv32-virt": ("tests/firmware/model_time_riscv.c", "TIMER_PERIOD",
-                     10_000_000),
-}
+# board: (the program's source, its period's #define, in units of 1 / Hz)
+SYSTICK = ("tests/firmware/model_time.c", "SYSTICK_PERIOD_US", 1_000_000)
+TIMERS = {name: SYSTICK for name, b in boards.BOARDS.items() if b.cortex_m}
+TIMERS["riscv32-virt"] = ("tests/firmware/model_time_riscv.c",
+                          "TIMER_PERIOD", 10_000_000)
 # The interrupt comes after the instruction that reaches the deadline,
 # up to one instruction's cycles late (main()'s spin: nop, a load, a
 # compare and a taken branch, 3 cycles at most on these models)
@@ -46,9 +41,9 @@ def entries(ctx, board_name, cycles):
 
 
 def period_in_core_clocks(board_name):
-    source, name, timer_hz = TIMERS[board_name]
+    source, name, unit_hz = TIMERS[board_name]
     period = bootlib.c_defines(source)[name]
-    clocks = period * boards.get(board_name).freq / timer_hz
+    clocks = period * boards.get(board_name).freq / unit_hz
     assert clocks == int(clocks)
     return int(clocks)
 

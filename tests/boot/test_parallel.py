@@ -12,12 +12,12 @@ import tempfile
 import time
 from pathlib import Path
 
+import boards
 from common import REPO, say
 
 PROFILE = REPO / "scripts" / "profile"
 STANDIN = Path(__file__).parent / "helpers" / "standin_build.py"
-BOARDS = ["mps2-an385", "mps2-an386", "mps2-an500", "arm-virt",
-          "riscv32-virt", "raspi1ap"]
+BOARDS = list(boards.BOARDS)
 RUNS = 8
 
 PROGRAM = r'''

@@ -1,8 +1,8 @@
 /*
  * Guest time in modelled cycles (tests/boot/test_model_time.py), on the
- * MPS2 boards: SysTick on the processor clock (QEMU's 25 MHz SYSCLK)
- * interrupts every SYSTICK_PERIOD clocks while main() spins, and the
- * handler reads DWT CYCCNT.  Prints
+ * MPS2 boards: SysTick on the processor clock (QEMU's SYSCLK, system.h's
+ * BOARD_TIMER_HZ) interrupts every SYSTICK_PERIOD_US microseconds while
+ * main() spins, and the handler reads DWT CYCCNT.  Prints
  *   "entries N N ...": CYCCNT at each of the first TICKS interrupts
  * Under -icount alone CYCCNT and time both count instructions; with a
  * timing model both count its cycles, so the entries are the period
@@ -12,6 +12,8 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+
+#include "system.h"
 
 #define DEMCR (*(volatile uint32_t *)0xe000edfc)
 #define DEMCR_TRCENA (1u << 24)
@@ -24,8 +26,8 @@
 #define SYST_CVR (*(volatile uint32_t *)0xe000e018)
 #define SYST_CSR_RUN 7u             /* ENABLE, TICKINT, processor clock */
 
-/* 40 us of the 25 MHz clock */
-#define SYSTICK_PERIOD 1000
+/* 1000 clocks of a 25 MHz SYSCLK, 800 of a 20 MHz one */
+#define SYSTICK_PERIOD_US 40
 #define TICKS 8
 
 static volatile uint32_t entries[TICKS];
@@ -47,7 +49,7 @@ int main(void)
     DEMCR |= DEMCR_TRCENA;
     DWT_CYCCNT = 0;
     DWT_CTRL = 1;
-    SYST_RVR = SYSTICK_PERIOD - 1;
+    SYST_RVR = BOARD_TIMER_HZ / 1000000 * SYSTICK_PERIOD_US - 1;
     SYST_CVR = 0;
     SYST_CSR = SYST_CSR_RUN;
     while (ticks < TICKS) {

@@ -62,6 +62,14 @@
 #define PERFORMANCE_COUNTER_1_HOW_MANY_SECTIONS 3
 #define PERFORMANCE_COUNTER_1_IRQ 29
 
+/*
+ * The MPS2 board support's addresses: the NVIC's lines, the first of the
+ * counter cores' four, and the FPGA I/O block (its 100 Hz counter)
+ */
+#define BOARD_NVIC_LINES 32
+#define BOARD_PERFCTR_IRQ_FIRST 28
+#define BOARD_FPGAIO_BASE 0x40028000
+
 /* CMSDK APB timer 0, on the board's 25 MHz SYSCLK */
 #define BOARD_TIMER_HZ 25000000
 

@@ -1,18 +1,20 @@
 /*
  * uart_ticker on the MPS2 boards (mps2-an385 Cortex-M3, mps2-an386
- * Cortex-M4, mps2-an500 Cortex-M7; QEMU's hw/arm/mps2.c):
+ * Cortex-M4, mps2-an500 Cortex-M7, QEMU's hw/arm/mps2.c; mps2-an505
+ * Cortex-M33, hw/arm/mps2-tz.c):
  *
- * - The vector table at 0x0 (VTOR resets to 0; QEMU reads the initial
- *   SP and the reset PC there): picolibc.ld puts .data.init.enter first
- *   in flash.  The reset handler is an ordinary C function: the
- *   hardware has loaded SP from entry 0.
- * - UART: CMSDK APB UART0 at 0x40004000.  QEMU sends nothing unless
- *   CTRL.TX_EN is set, and complains unless BAUDDIV is 16 or more.
+ * - The vector table first in flash (VTOR resets there: 0, or 0x10000000
+ *   on the AN505; QEMU reads the initial SP and the reset PC there):
+ *   picolibc.ld puts .data.init.enter first.  The reset handler is an
+ *   ordinary C function: the hardware has loaded SP from entry 0.
+ * - UART: CMSDK APB UART0 at UART0_BASE (0x40004000, the AN505's
+ *   0x40200000; from the build).  QEMU sends nothing unless CTRL.TX_EN
+ *   is set, and complains unless BAUDDIV is 16 or more.
  * - Tick: SysTick (exception 15) on the processor clock (CSR.CLKSOURCE
- *   = 1), which QEMU clocks from the board's 25 MHz SYSCLK ("cpuclk");
- *   reload 24999: an interrupt every 25000 clocks, exactly 1 ms, reloaded
- *   by the hardware (no drift).  Under -icount shift=5 that is 31,250
- *   instructions.  The exception entry is a plain C function (the
+ *   = 1), which QEMU clocks from the board's SYSCLK (SYSCLK_HZ: 25 MHz,
+ *   the AN505's 20 MHz); an interrupt every SYSCLK_HZ / 1000 clocks,
+ *   exactly 1 ms, reloaded by the hardware (no drift).  Under -icount
+ *   shift=5 that is 31,250 instructions.  The exception entry is a plain C function (the
  *   hardware stacks what AAPCS needs).
  *
  * SPDX-License-Identifier: MIT
@@ -20,14 +22,12 @@
 #include "io.h"
 #include "uart_ticker.h"
 
-#define UART0_BASE 0x40004000
 #define UART_DATA 0x00
 #define UART_STATE 0x04
 #define UART_STATE_TXFULL 1u
 #define UART_CTRL 0x08
 #define UART_CTRL_TX_EN 1u
 #define UART_BAUDDIV 0x10
-#define SYSCLK_HZ 25000000
 #define UART_BAUD 115200
 
 #define SYST_CSR 0xe000e010

@@ -1,13 +1,13 @@
 /*
- * MPS2 board support: the Cortex-M vector table, with the external
- * interrupts (NVIC lines 0-31 of these FPGA images) after picolibc's 16
- * system exceptions.  picolibc's own table stops at SysTick; this one
+ * Cortex-M board support: the vector table, with the external
+ * interrupts (the board's BOARD_NVIC_LINES NVIC lines) after picolibc's
+ * 16 system exceptions.  picolibc's own table stops at SysTick; this one
  * replaces it (crt0 refers to __interrupt_vector, which picolibc defines
  * weak) and is the same up to there, so the fault handlers of picolibc's
  * crt0 and a program's arm_systick_isr() etc. still take effect.
  *
- * NVIC lines 28-31 are the performance counter cores' (system.h's
- * PERFORMANCE_COUNTER_IRQ...): their entry passes the line and the pc
+ * The four NVIC lines from BOARD_PERFCTR_IRQ_FIRST are the performance
+ * counter cores' (system.h's PERFORMANCE_COUNTER_IRQ...): their entry passes the line and the pc
  * the exception frame holds to mps2_perfctr_irq() (interrupts.c).  Any
  * other line is unexpected: the program stops and says which.
  *
@@ -16,8 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "alt_types.h"
+#include "system.h"
 
-#define MPS2_NVIC_LINES 32
+#define PERFCTR_LINES 4
 
 extern char __stack[];
 void _start(void);
@@ -94,13 +95,23 @@ __attribute__((naked)) void mps2_perfctr_isr(void)
 #define X mps2_unexpected_isr
 #define P mps2_perfctr_isr
 
-/* VTOR is 0 from reset: the table goes first in the image (flash 0) */
-__attribute__((section(".data.init.enter"), aligned(256), used))
-void *const __interrupt_vector[16 + MPS2_NVIC_LINES] = {
+/*
+ * VTOR resets to the start of the image's flash (0, or the Secure
+ * 0x10000000 of the TrustZone boards), where the table goes first,
+ * aligned as VTOR needs: its size rounded up to a power of two.
+ */
+#define VECTORS (16 + BOARD_NVIC_LINES)
+__attribute__((section(".data.init.enter"),
+               aligned(VECTORS <= 64 ? 256 : VECTORS <= 128 ? 512 : 1024),
+               used))
+void *const __interrupt_vector[VECTORS] = {
     __stack, _start, arm_nmi_isr, arm_hardfault_isr, arm_memmanage_isr,
     arm_busfault_isr, arm_usagefault_isr, 0, 0, 0, 0, arm_svc_isr,
     arm_debugmon_isr, 0, arm_pendsv_isr, arm_systick_isr,
-    /* NVIC lines 0-31 */
-    X, X, X, X, X, X, X, X, X, X, X, X, X, X, X, X,
-    X, X, X, X, X, X, X, X, X, X, X, X, P, P, P, P,
+    [16 ... 16 + BOARD_PERFCTR_IRQ_FIRST - 1] = X,
+    [16 + BOARD_PERFCTR_IRQ_FIRST ...
+     16 + BOARD_PERFCTR_IRQ_FIRST + PERFCTR_LINES - 1] = P,
+#if BOARD_PERFCTR_IRQ_FIRST + PERFCTR_LINES < BOARD_NVIC_LINES
+    [16 + BOARD_PERFCTR_IRQ_FIRST + PERFCTR_LINES ... VECTORS - 1] = X,
+#endif
 };

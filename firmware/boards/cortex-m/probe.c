@@ -1,7 +1,8 @@
 /*
- * MPS2 board support: reading an address that may be empty.  QEMU fills
- * the board's unused peripheral space with "unimplemented" devices that
- * read 0, so a plain load tells an empty address by its value.
+ * Cortex-M board support: reading an address that may be empty.  On the
+ * MPS2 boards QEMU fills the unused peripheral space with
+ * "unimplemented" devices that read 0, so a plain load tells an empty
+ * address by its value.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -9,7 +9,7 @@
 #include "io.h"
 #include "system.h"
 
-#define FPGAIO_CLK100HZ 0x40028014
+#define FPGAIO_CLK100HZ (BOARD_FPGAIO_BASE + 0x14)
 
 #if BOARD_TICKS_PER_SECOND != 100
 #error "CLK100HZ ticks 100 times a second"

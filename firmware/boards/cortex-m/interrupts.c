@@ -1,8 +1,9 @@
 /*
- * MPS2 board support: the performance counter cores' interrupts, NVIC
+ * Cortex-M board support: the performance counter cores' interrupts, NVIC
  * lines PERFORMANCE_COUNTER_IRQ... (system.h; QEMU gives the -device
- * perf-counter lines 28-31 in the order the devices are plugged, which
- * the scripts do in system.h's order).  The vector is in vectors.c.
+ * perf-counter four lines from BOARD_PERFCTR_IRQ_FIRST in the order the
+ * devices are plugged, which the scripts do in system.h's order).  The
+ * vector is in vectors.c.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -11,9 +12,11 @@
 #include "perfctr.h"
 #include "system.h"
 
-#define NVIC_ISER0 0xe000e100   /* set-enable, a bit per line */
-#define NVIC_ICER0 0xe000e180   /* clear-enable */
-#define NVIC_ICPR0 0xe000e280   /* clear-pending */
+/* A bit per line, 32 lines a register */
+#define NVIC_ISER(line) (0xe000e100 + 4 * ((line) / 32))  /* set-enable */
+#define NVIC_ICER(line) (0xe000e180 + 4 * ((line) / 32))  /* clear-enable */
+#define NVIC_ICPR(line) (0xe000e280 + 4 * ((line) / 32))  /* clear-pending */
+#define NVIC_BIT(line) (1u << ((line) % 32))
 
 void mps2_perfctr_irq(alt_u32 line, alt_u32 pc);
 
@@ -24,7 +27,7 @@ int board_perfctr_irq_enable(alt_u32 base)
     if (line < 0) {
         return -1;
     }
-    IOWR_32DIRECT(NVIC_ISER0, 0, 1u << line);
+    IOWR_32DIRECT(NVIC_ISER(line), 0, NVIC_BIT(line));
     __asm__ volatile("dsb\n\tisb\n\tcpsie i" : : : "memory");
     return 0;
 }
@@ -36,8 +39,8 @@ void board_perfctr_irq_disable(alt_u32 base)
     if (line < 0) {
         return;
     }
-    IOWR_32DIRECT(NVIC_ICER0, 0, 1u << line);
-    IOWR_32DIRECT(NVIC_ICPR0, 0, 1u << line);
+    IOWR_32DIRECT(NVIC_ICER(line), 0, NVIC_BIT(line));
+    IOWR_32DIRECT(NVIC_ICPR(line), 0, NVIC_BIT(line));
     __asm__ volatile("dsb\n\tisb" : : : "memory");
 }
 
@@ -51,5 +54,5 @@ void mps2_perfctr_irq(alt_u32 line, alt_u32 pc)
         return;
     }
     /* A line no core of system.h has: never again */
-    IOWR_32DIRECT(NVIC_ICER0, 0, 1u << line);
+    IOWR_32DIRECT(NVIC_ICER(line), 0, NVIC_BIT(line));
 }

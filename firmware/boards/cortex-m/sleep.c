@@ -1,9 +1,9 @@
 /*
- * MPS2 board support: sleeping with WFI, woken by SysTick on the
- * processor clock (the 25 MHz SYSCLK, as BOARD_TIMER_HZ).  PRIMASK stays
- * set: the NVIC wakes WFI for a pending SysTick all the same, and the
- * pending bit is cleared before PRIMASK is restored, so no handler is
- * needed and none runs.
+ * Cortex-M board support: sleeping with WFI, woken by SysTick on the
+ * processor clock (on the MPS2 boards the SYSCLK, as BOARD_TIMER_HZ).
+ * PRIMASK stays set: the NVIC wakes WFI for a pending SysTick all the
+ * same, and the pending bit is cleared before PRIMASK is restored, so no
+ * handler is needed and none runs.
  *
  * SPDX-License-Identifier: MIT
  */
