@@ -108,6 +108,55 @@ def expected_m7():
     return e
 
 
+# Cortex-M33, measured rules (jnk0le, RP2350, "pipeline cycle test"):
+# one instruction a cycle, loads pipelined with a result 2 cycles after
+# issue (a store may take it as data after 1); LDM/STM/PUSH/POP N; a
+# 16-bit branch pairs with the 16-bit instruction before it: free when
+# not taken, 2 cycles when taken after one that set the flags (1 after
+# one that did not); unpaired 1, and 1 more when taken; IT pairs with
+# whatever precedes it; multiplies and long multiplies 1 (results 2
+# later); divisions the Armv7-M divider's 2 to 12 (no M33 figure is
+# published).
+M33_TAKEN_AFTER_FLAGS = 2
+M33_LOAD_LATENCY = 2
+
+
+def expected_m33():
+    e = {
+        "ldr_independent": 8,
+        "ldr_dependent": 1 + 7 * M33_LOAD_LATENCY,
+        "ldr_after_alu": 4 * (ALU + 1),
+        "ldr_str": 4 * (1 + 1),         # the store takes the load's data
+        "str_imm": 8,
+        "str_reg": 8,
+        # movs; 10 x (subs, bne paired): 9 taken, the last not
+        "branch_loop": 1 + 10 + 9 * M33_TAKEN_AFTER_FLAGS,
+        # subs.w is 32-bit: bne issues alone, 1 more when taken
+        "branch_loop_wide": 1 + 10 * (1 + 1) + 9,
+        # movs; 10 x (cmp, beq paired not taken, subs, bne paired); nop
+        "branch_not_taken": 1 + 10 * 2 + 9 * M33_TAKEN_AFTER_FLAGS + 1,
+        # cbz first in its block: alone, taken; nop
+        "branch_forward_taken": 2 + 1,
+        "mul": 4,
+        "mla": 4,
+        "umull_small": 1,
+        "umull_large": 1,
+        "smlal_small": 1,
+        "smlal_large": 1,
+        "sdiv_small": DIV[0],
+        "udiv_large": DIV[1],
+        "it_folded": 4 * 2,             # IT pairs with the ADDS
+        "it_not_folded": 4 * 2,         # and with the ADD.W
+        "alu_independent": 8,
+        "alu_dependent": 8,
+        "mul_alu": 8,
+        "mul_mul": 8,
+    }
+    for n in range(1, 9):
+        e[f"multiple_{n}"] = 4 * n
+    return e
+
+
 # SiFive E31 Core Complex Manual, 3.2-3.3: single issue; LW result
 # latency 2, LB/LH/LBU 3, MUL 5 (the multiplier blocks until done), DIV
 # 2 to 33 (1 bit a cycle); a mispredicted control-flow instruction 3.
@@ -141,6 +190,8 @@ def expected(board):
         return expected_m3(model)
     if model == "m7":
         return expected_m7()
+    if model == "m33":
+        return expected_m33()
     if model == "e31":
         return expected_e31()
     return None

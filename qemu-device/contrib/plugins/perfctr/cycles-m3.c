@@ -116,8 +116,9 @@ static unsigned refill(uint64_t target, bool known)
     return p;
 }
 
-static void branch_costs(const CyclesInsn *last, bool conditional,
-                         bool backward, unsigned *taken, unsigned *fall)
+static void branch_costs(const CyclesInsn *prev, const CyclesInsn *last,
+                         unsigned scheduled, bool conditional, bool backward,
+                         unsigned *taken, unsigned *fall)
 {
     *taken = refill(last->c.target, last->c.direct);
     *fall = 0;

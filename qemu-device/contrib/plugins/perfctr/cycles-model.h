@@ -1,7 +1,7 @@
 /*
  * perfctr plugin: what a core's timing model gives the cycle counting
  * of cycles.c, one file per core (cycles-m3.c, cycles-m7.c,
- * cycles-e31.c; cycles-issue.c is the in-order issue scheduler the
+ * cycles-m33.c, cycles-e31.c; cycles-issue.c is the in-order issue scheduler the
  * dual- and single-issue ones share)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -34,17 +34,20 @@ typedef struct CyclesCore {
     /*
      * What the branch that ends a block costs beyond its schedule when
      * taken and when it falls through (conditional: it may; backward:
-     * to an earlier pc, or indirect)
+     * to an earlier pc, or indirect); prev is the instruction before it
+     * (or NULL), scheduled what the schedule gave the branch
      */
-    void (*branch_costs)(const CyclesInsn *last, bool conditional,
-                         bool backward, unsigned *taken, unsigned *fall);
+    void (*branch_costs)(const CyclesInsn *prev, const CyclesInsn *last,
+                         unsigned scheduled, bool conditional, bool backward,
+                         unsigned *taken, unsigned *fall);
     /* Whether an instruction's time depends on its operands' values */
     bool (*has_operand_cost)(const InsnTiming *t);
     /* The cycles such an instruction takes beyond its schedule */
     unsigned (*operand_cycles)(const InsnTiming *t, uint32_t a, uint32_t b);
 } CyclesCore;
 
-extern const CyclesCore cycles_m3, cycles_m4, cycles_m7, cycles_e31;
+extern const CyclesCore cycles_m3, cycles_m4, cycles_m7, cycles_m33,
+                        cycles_e31;
 
 /* The flash wait states (cycles' wait= option; Cortex-M3/M4 refills) */
 extern unsigned cycles_wait_states;

@@ -67,7 +67,8 @@ typedef struct Operands {
 
 static const CyclesCore *const cores[] = {
     [CYCLES_M3] = &cycles_m3, [CYCLES_M4] = &cycles_m4,
-    [CYCLES_M7] = &cycles_m7, [CYCLES_E31] = &cycles_e31,
+    [CYCLES_M7] = &cycles_m7, [CYCLES_M33] = &cycles_m33,
+    [CYCLES_E31] = &cycles_e31,
 };
 
 static const CyclesCore *core;
@@ -384,7 +385,8 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         bool backward = !last->c.direct || last->c.target <= last->pc;
         unsigned taken, not_taken;
 
-        core->branch_costs(last, guarded, backward, &taken, &not_taken);
+        core->branch_costs(n > 1 ? last - 1 : NULL, last, cost[n - 1],
+                           guarded, backward, &taken, &not_taken);
         if (!guarded) {
             cost[n - 1] += taken;
         } else if (backward) {

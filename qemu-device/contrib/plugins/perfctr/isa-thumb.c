@@ -161,6 +161,7 @@ static void thumb16_misc_timing(uint16_t hw, InsnTiming *t)
     } else if ((hw & 0xff00) == 0xbf00) {           /* NOP, WFI... */
         t->cls = (hw & 0xf0) >= 0x20 && (hw & 0xf0) <= 0x30 ?
                  TC_SYSTEM : TC_ALU;
+        t->nop = hw == 0xbf00;
     } else {                                        /* CPS, BKPT */
         t->cls = TC_SYSTEM;
     }
@@ -173,6 +174,8 @@ static void thumb16_timing(uint16_t hw, InsnTiming *t)
     bool l = hw & 0x0800;
     static const uint8_t reg_size[8] = { 4, 2, 1, 1, 4, 2, 1, 2 };
 
+    /* Shifts, moves, arithmetic, compares (not so in an IT block) */
+    t->sets_flags = hw < 0x4400 || (hw >> 8) == 0x45;
     switch (hw >> 11) {
     case 0x00: case 0x01: case 0x02:                /* shift by imm */
         alu(t, REG(r0), REG(r3));
@@ -414,6 +417,13 @@ static void thumb32_data_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
     unsigned op = (hw1 >> 5) & 0xf;
     uint32_t reads = immediate ? 0 : REG(rm);
 
+    t->sets_flags = !plain && (hw1 & 0x10);
+    if (immediate) {                                /* i:imm3 of 4 or more */
+        t->rotated_imm = !plain && ((hw1 & 0x0400) || (hw2 & 0x4000));
+    } else if (!(op == 2 && rn == ARM_PC)) {        /* not a plain shift */
+        t->two_stage = (hw2 & 0x70c0) || (hw2 & 0x30) == 0x30;
+    }
+    t->two_stage |= t->rotated_imm;
     if (plain) {
         unsigned pop = (hw1 >> 4) & 0x1f;
 
@@ -453,6 +463,11 @@ static void thumb32_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
         thumb32_load_store_timing(hw1, hw2, t);
     } else if ((hw1 & 0xff00) == 0xfa00) {          /* data processing */
         alu(t, REG((hw2 >> 8) & 0xf), REG(hw1 & 0xf) | REG(hw2 & 0xf));
+        /* Extend and add (not a plain extend), parallel arithmetic */
+        t->two_stage = ((hw1 & 0xff80) == 0xfa00 && (hw2 & 0x80) &&
+                        (hw1 & 0xf) != 0xf) ||
+                       ((hw1 & 0xff80) == 0xfa80 && !(hw2 & 0x80)) ||
+                       (hw1 & 0xfff0) == 0xfa80;    /* QADD, QSUB... */
     } else if ((hw1 & 0xff00) == 0xfb00) {
         thumb32_multiply_timing(hw1, hw2, t);
     }

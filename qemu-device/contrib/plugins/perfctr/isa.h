@@ -81,6 +81,15 @@ typedef struct InsnTiming {
     uint32_t writes;        /* registers written, as a mask */
     uint32_t reads;         /* registers read (address ones included) */
     uint32_t address;       /* registers that form a memory address */
+    /* Thumb only (the Cortex-M33 model's rules): */
+    bool sets_flags;        /* writes the condition flags */
+    bool nop;               /* NOP: no work, only a slot */
+    /*
+     * Data processing in two stages: a shifted register or a rotated
+     * constant operand, extend and add, DSP and SIMD arithmetic
+     */
+    bool two_stage;
+    bool rotated_imm;       /* of them, a rotated constant operand */
 } InsnTiming;
 
 /*
