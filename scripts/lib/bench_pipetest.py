@@ -27,9 +27,11 @@ SILICON = 20000
 TEMPLATES = {
     "mps2-an385": ("CM3_pipetest_tmpl", []),
     "mps2-an386": ("CM3_pipetest_tmpl", []),
-    # It saves the FPU's callee-saved registers
+    # These save the FPU's callee-saved registers
     "mps2-an500": ("CM7_pipetest_tmpl",
                    ["-mfloat-abi=softfp", "-mfpu=fpv5-d16"]),
+    "mps2-an505": ("CM33_pipetest_tmpl",
+                   ["-mfloat-abi=softfp", "-mfpu=fpv5-sp-d16"]),
 }
 
 

@@ -4,8 +4,8 @@ counts measured on silicon.  jnk0le/cortexm-AES publishes, in its
 README's "Base ciphers performance" table, the cycles its hand-written
 assembly AES takes on STM32F1 (Cortex-M3), STM32F4 (Cortex-M4), both at
 zero wait states, and STM32H7 (Cortex-M7), read from DWT CYCCNT around
-one call.  Its code is not in this repository: DIR is the user's
-checkout of it, and tests/programs/silicon_aes.c calls it the same way
+one call, and in doc/aes/CM33_details.md on RP2350 (Cortex-M33).  Its
+code is not in this repository: DIR is the user's checkout of it, and tests/programs/silicon_aes.c calls it the same way
 under the counter core with clock=cycles (docs/cycles.md)."""
 
 import re
@@ -18,32 +18,41 @@ import plugin
 from common import REPO, Failure
 
 PROGRAM = REPO / "tests" / "programs" / "silicon_aes.c"
-SOURCE = "https://github.com/jnk0le/cortexm-AES (README, commit 011057d)"
+REPOSITORY = "https://github.com/jnk0le/cortexm-AES"
+README = f"{REPOSITORY} (README, commit 011057d)"
+CM33_DETAILS = f"{REPOSITORY} (doc/aes/CM33_details.md, commit b245d67)"
 
-# board: (the checkout's cipher directory and prefix, silicon, cycles)
+# board: (the checkout's cipher directory and prefix, silicon, cycles,
+# where they are published)
 PUBLISHED = {
     "mps2-an385": ("CM3_1T", "STM32F1, 0 wait states", {
         "encrypt<128>": 657, "encrypt<192>": 779, "encrypt<256>": 901,
-        "setEncKey<128>": 302}),
+        "setEncKey<128>": 302}, README),
     "mps2-an386": ("CM3_1T", "STM32F4, 0 wait states", {
         "encrypt<128>": 669, "encrypt<192>": 793, "encrypt<256>": 917,
-        "setEncKey<128>": 305}),
+        "setEncKey<128>": 305}, README),
     # Its CM7 key schedule's figure is marked "not fixed yet"
     "mps2-an500": ("CM7_1T", "STM32H7", {
-        "encrypt<128>": 302, "encrypt<192>": 358, "encrypt<256>": 414}),
+        "encrypt<128>": 302, "encrypt<192>": 358, "encrypt<256>": 414},
+        README),
+    "mps2-an505": ("CM33_1T", "RP2350", {
+        "encrypt<128>": 574, "encrypt<256>": 790, "setEncKey<128>": 271},
+        CM33_DETAILS),
 }
 
 
 def sources(checkout, cipher):
     """The checkout's assembly for cipher, and the defines naming it."""
     directory = checkout / "aes" / "target" / cipher
-    found = {"ENCRYPT": directory / f"{cipher}_AES_encrypt.S",
-             "KEYSCHEDULE": directory / f"{cipher}_AES_128_keyschedule_enc.S"}
+    found = {"ENCRYPT": directory / f"{cipher}_AES_encrypt.S"}
     if not found["ENCRYPT"].is_file():
         raise Failure(f"{checkout} is not a checkout of "
                       f"jnk0le/cortexm-AES: it has no {found['ENCRYPT']}")
-    if cipher == "CM7_1T" or not found["KEYSCHEDULE"].is_file():
-        del found["KEYSCHEDULE"]
+    # (named AES_128_ until 2024, AES128_ since)
+    for name in ["AES128", "AES_128"]:
+        schedule = directory / f"{cipher}_{name}_keyschedule_enc.S"
+        if cipher != "CM7_1T" and schedule.is_file():
+            found["KEYSCHEDULE"] = schedule
     return ([found[name] for name in found],
             [f"{name}={path.stem}" for name, path in found.items()])
 
@@ -53,7 +62,8 @@ def rows(built, checkout, command, timed, row):
     command(board, image, extra, device_props) is the QEMU command."""
     checkout = Path(checkout).resolve()
     with tempfile.TemporaryDirectory() as tmp:
-        for name, (cipher, silicon, published) in PUBLISHED.items():
+        for name, (cipher, silicon, published, source) in \
+                PUBLISHED.items():
             board = boards.get(name)
             files, defines = sources(checkout, cipher)
             work = Path(tmp) / name
@@ -76,4 +86,4 @@ def rows(built, checkout, command, timed, row):
                 ", ".join(f"{r} {model[r]}" for r in published),
                 "silicon " + ", ".join(
                     f"{published[r]} ({100 * (model[r] / published[r] - 1):+.1f}%)"
-                    for r in published) + f"; {SOURCE}")
+                    for r in published) + f"; {source}")

@@ -109,6 +109,12 @@ MPS2_SSRAM = [(0x00000000, 8 * MiB), (0x20000000, 8 * MiB)]
 MPS2_AN385_RAM = MPS2_SSRAM + [(0x01000000, 64 * 1024),
                                (0x21000000, 16 * MiB)]
 MPS2_AN500_RAM = MPS2_SSRAM + [(0x60000000, 16 * MiB)]
+# hw/arm/mps2-tz.c, AN505: SSRAM1 and its alias, SSRAM2 and 3, each at
+# its non-secure address and its Secure alias (+0x10000000), and the
+# board's RAM at 0x80000000
+MPS2_AN505_RAM = [(0x00000000, 8 * MiB), (0x10000000, 8 * MiB),
+                  (0x28000000, 4 * MiB), (0x38000000, 4 * MiB),
+                  (0x80000000, 16 * MiB)]
 VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
 # hw/arm/raspi.c: 512 MiB from 0, less the VideoCore's 64 MiB at the top
 RASPI_RAM = [(0x00000000, 448 * MiB)]
@@ -116,7 +122,7 @@ RASPI_RAM = [(0x00000000, 448 * MiB)]
 
 def _mps2(name, cpu, memory):
     # The board's LAN9118 is always there; nothing here gives it a peer
-    # (hw/arm/mps2.c: five CMSDK APB UARTs)
+    # (hw/arm/mps2.c and, for the AN505, mps2-tz.c: five CMSDK APB UARTs)
     return Board(name, "arm", cpu, ["-machine", name],
                  ["warning: nic lan9118.0 has no peer"], memory, uarts=5)
 
@@ -125,6 +131,8 @@ BOARDS = {b.name: b for b in [
     _mps2("mps2-an385", "Cortex-M3", MPS2_AN385_RAM),
     _mps2("mps2-an386", "Cortex-M4", MPS2_AN385_RAM),
     _mps2("mps2-an500", "Cortex-M7", MPS2_AN500_RAM),
+    # hw/arm/mps2-tz.c (the SSE-200's second Cortex-M33 is the AN521's)
+    _mps2("mps2-an505", "Cortex-M33", MPS2_AN505_RAM),
     # No random seeds in the device tree, so that runs stay identical:
     # dtb-randomness=off on arm, a fixed -seed on riscv (which lacks it)
     Board("arm-virt", "arm", "Cortex-A15",

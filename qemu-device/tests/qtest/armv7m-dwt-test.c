@@ -26,7 +26,6 @@
 #define CTRL_CPIEVTENA (1u << 17)
 #define CTRL_RO 0x0c000000u     /* NOTRCPKT, NOEXTTRIG; NUMCOMP 0 */
 #define LAR_KEY 0xc5acce55u
-#define TICK_NS 40              /* the MPS2 boards' 25 MHz */
 #define ITM_STIM(n) (0xe0000000 + 4 * (n))
 #define ITM_TER 0xe0000e00
 #define ITM_TCR 0xe0000e80
@@ -37,12 +36,14 @@
 typedef struct Board {
     const char *machine;
     bool has_lock;              /* the Cortex-M7's */
+    unsigned tick_ns;           /* of the CPU clock, the board's SYSCLK */
 } Board;
 
 static const Board boards[] = {
-    { "mps2-an385", false },
-    { "mps2-an386", false },
-    { "mps2-an500", true },
+    { "mps2-an385", false, 40 },
+    { "mps2-an386", false, 40 },
+    { "mps2-an500", true, 40 },
+    { "mps2-an505", false, 50 },
 };
 
 /* The board, its DWT unlocked and TRCENA set */
@@ -82,16 +83,16 @@ static void test_trcena_and_cyccntena_gate_cyccnt(const void *data)
 
     qtest_writel(qts, DWT_LAR, LAR_KEY);
     qtest_writel(qts, DWT_CTRL, CTRL_CYCCNTENA);
-    qtest_clock_step(qts, 100 * TICK_NS);
+    qtest_clock_step(qts, 100 * board->tick_ns);
     assert_eq(qtest_readl(qts, DWT_CYCCNT), 0);
 
     qtest_writel(qts, DEMCR, DEMCR_TRCENA);
     assert_eq(qtest_readl(qts, DEMCR), DEMCR_TRCENA);
-    qtest_clock_step(qts, 100 * TICK_NS);
+    qtest_clock_step(qts, 100 * board->tick_ns);
     assert_eq(qtest_readl(qts, DWT_CYCCNT), 100);
 
     qtest_writel(qts, DWT_CTRL, 0);
-    qtest_clock_step(qts, 50 * TICK_NS);
+    qtest_clock_step(qts, 50 * board->tick_ns);
     assert_eq(qtest_readl(qts, DWT_CYCCNT), 100);
     assert_eq(qtest_readl(qts, DWT_CTRL), CTRL_RO);
     qtest_quit(qts);
@@ -99,18 +100,20 @@ static void test_trcena_and_cyccntena_gate_cyccnt(const void *data)
 
 static void test_cyccnt_is_written_and_wraps(const void *data)
 {
-    QTestState *qts = start_enabled(data);
+    const Board *board = data;
+    QTestState *qts = start_enabled(board);
 
     qtest_writel(qts, DWT_CYCCNT, 0xfffffff0);
     qtest_writel(qts, DWT_CTRL, CTRL_CYCCNTENA);
-    qtest_clock_step(qts, 0x20 * TICK_NS);
+    qtest_clock_step(qts, 0x20 * board->tick_ns);
     assert_eq(qtest_readl(qts, DWT_CYCCNT), 0x10);
     qtest_quit(qts);
 }
 
 static void test_event_counters_are_8_bit(const void *data)
 {
-    QTestState *qts = start_enabled(data);
+    const Board *board = data;
+    QTestState *qts = start_enabled(board);
 
     qtest_writel(qts, DWT_CPICNT, 0x1ff);
     assert_eq(qtest_readl(qts, DWT_CPICNT), 0xff);
@@ -118,7 +121,7 @@ static void test_event_counters_are_8_bit(const void *data)
     assert_eq(qtest_readl(qts, DWT_FOLDCNT), 0x23);
     /* No instruction runs: no cycle beyond one an instruction */
     qtest_writel(qts, DWT_CTRL, CTRL_CYCCNTENA | CTRL_CPIEVTENA);
-    qtest_clock_step(qts, 100 * TICK_NS);
+    qtest_clock_step(qts, 100 * board->tick_ns);
     assert_eq(qtest_readl(qts, DWT_CPICNT), 0xff);
     qtest_quit(qts);
 }
