@@ -14,8 +14,13 @@
 
 #include <stdint.h>
 
-/* Arcs the table holds: different (call site, callee) pairs */
+/*
+ * Arcs the table holds: different (call site, callee) pairs, 12 bytes
+ * each (a board with little RAM sets fewer in its cross file)
+ */
+#ifndef PERFCTR_GPROF_ARCS
 #define PERFCTR_GPROF_ARCS 4096
+#endif
 /* The file written at exit, relative to QEMU's working directory */
 #define PERFCTR_GPROF_FILE "gmon.out"
 

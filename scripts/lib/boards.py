@@ -35,6 +35,9 @@ class Board:
     # The UARTs the machine has (QEMU's serial_hd(0) to (uarts - 1));
     # one more can add a device (virt's second UART)
     uarts: int = 1
+    # A load or store where nothing answers faults (QEMU ignores them on
+    # the boards it marks ignore_memory_transaction_failures)
+    bus_faults: bool = True
 
     @property
     def cortex_m(self):
@@ -115,6 +118,8 @@ MPS2_AN500_RAM = MPS2_SSRAM + [(0x60000000, 16 * MiB)]
 MPS2_AN505_RAM = [(0x00000000, 8 * MiB), (0x10000000, 8 * MiB),
                   (0x28000000, 4 * MiB), (0x38000000, 4 * MiB),
                   (0x80000000, 16 * MiB)]
+# hw/arm/stellaris.c, LM3S6965: 256 KiB of flash, 64 KiB of SRAM
+LM3S6965_MEMORY = [(0x00000000, 256 * 1024), (0x20000000, 64 * 1024)]
 VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
 # hw/arm/raspi.c: 512 MiB from 0, less the VideoCore's 64 MiB at the top
 RASPI_RAM = [(0x00000000, 448 * MiB)]
@@ -133,6 +138,12 @@ BOARDS = {b.name: b for b in [
     _mps2("mps2-an500", "Cortex-M7", MPS2_AN500_RAM),
     # hw/arm/mps2-tz.c (the SSE-200's second Cortex-M33 is the AN521's)
     _mps2("mps2-an505", "Cortex-M33", MPS2_AN505_RAM),
+    # Its three PL011 UARTs (stellaris.c: a fourth on none of its parts);
+    # its Ethernet controller, which nothing here gives a peer
+    Board("lm3s6965evb", "arm", "Cortex-M3",
+          ["-machine", "lm3s6965evb", "-nodefaults"],
+          ["warning: nic stellaris_enet.0 has no peer"], LM3S6965_MEMORY,
+          uarts=3, bus_faults=False),
     # No random seeds in the device tree, so that runs stay identical:
     # dtb-randomness=off on arm, a fixed -seed on riscv (which lacks it)
     Board("arm-virt", "arm", "Cortex-A15",

@@ -49,7 +49,7 @@ int main(void)
     DEMCR |= DEMCR_TRCENA;
     DWT_CYCCNT = 0;
     DWT_CTRL = 1;
-    SYST_RVR = BOARD_TIMER_HZ / 1000000 * SYSTICK_PERIOD_US - 1;
+    SYST_RVR = BOARD_TIMER_HZ / 1000 * SYSTICK_PERIOD_US / 1000 - 1;
     SYST_CVR = 0;
     SYST_CSR = SYST_CSR_RUN;
     while (ticks < TICKS) {

@@ -44,6 +44,7 @@ static const Board boards[] = {
     { "mps2-an386", false, 40 },
     { "mps2-an500", true, 40 },
     { "mps2-an505", false, 50 },
+    { "lm3s6965evb", false, 80 },
 };
 
 /* The board, its DWT unlocked and TRCENA set */

@@ -14,7 +14,12 @@
 
 #define CHECKSUM_SECTION 1
 #define TS_OVERHEAD_SECTION 2
+/* (BUFFER_BYTES instead on a board with little RAM, from its cross file) */
+#ifdef BUFFER_BYTES
+#define BUFFER_SIZE BUFFER_BYTES
+#else
 #define BUFFER_SIZE 65536
+#endif
 
 static unsigned char buffer[BUFFER_SIZE];
 

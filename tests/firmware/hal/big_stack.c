@@ -1,6 +1,7 @@
 /*
  * Test firmware: a 128 KiB array on the stack, as Nios II programs
- * written for a BSP with a large stack have.  picolibc's default stack
+ * written for a BSP with a large stack have (BUFFER_BYTES instead on a
+ * board whose whole RAM is smaller, from its cross file).  picolibc's default stack
  * is 2 KiB; meson.build gives this program a larger one
  * (-Wl,--defsym=__stack_size=...).  Without it, the array overruns the
  * stack into memory the heap may hand out: the program checks that the
@@ -13,7 +14,11 @@
 #include "system.h"
 #include "altera_avalon_performance_counter.h"
 
+#ifdef BUFFER_BYTES
+#define ARRAY_BYTES BUFFER_BYTES
+#else
 #define ARRAY_BYTES (128 * 1024)
+#endif
 
 /* picolibc's linker script: the stack is [__heap_end, __stack) */
 extern char __heap_end[], __stack[];

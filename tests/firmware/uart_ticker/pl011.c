@@ -1,6 +1,6 @@
 /*
  * uart_ticker's console on the boards with a PL011 (arm-virt,
- * raspi1ap): UART0_BASE comes from meson.build.
+ * raspi1ap, lm3s6965evb): UART0_BASE comes from meson.build.
  *
  * SPDX-License-Identifier: MIT
  */
