@@ -5,7 +5,8 @@ README's "Base ciphers performance" table, the cycles its hand-written
 assembly AES takes on STM32F1 (Cortex-M3), STM32F4 (Cortex-M4), both at
 zero wait states, and STM32H7 (Cortex-M7), read from DWT CYCCNT around
 one call, and in doc/aes/CM33_details.md on RP2350 (Cortex-M33).  Its
-code is not in this repository: DIR is the user's checkout of it, and tests/programs/silicon_aes.c calls it the same way
+code is not in this repository: DIR is the user's checkout of it, and
+tests/programs/silicon_aes.c calls it the same way
 under the counter core with clock=cycles (docs/cycles.md)."""
 
 import re

@@ -3,10 +3,10 @@
 tests/firmware/model_time.c and model_time_riscv.c): with --cycles
 QEMU's virtual clock runs on the timing model's cycles, so a board
 timer's period comes every so many modelled cycles of the core, as it
-comes every so many instructions under -icount alone.  On the MPS2
+comes every so many instructions under -icount alone.  On the Cortex-M
 boards SysTick every 40 us (1000 clocks of the 25 MHz SYSCLK, 800 of
-the AN505's 20 MHz) is 1250 cycles of the 31.25 MHz core, read with DWT
-CYCCNT; on riscv32-virt the
+the AN505's 20 MHz, 500 of the LM3S6965's 12.5 MHz) is 1250 cycles of
+the 31.25 MHz core, read with DWT CYCCNT; on riscv32-virt the
 machine timer every 100 ticks of the 10 MHz mtime (10 us) is 1250
 cycles of the 125 MHz core, read with mcycle.
 """

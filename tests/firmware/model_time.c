@@ -1,6 +1,6 @@
 /*
  * Guest time in modelled cycles (tests/boot/test_model_time.py), on the
- * MPS2 boards: SysTick on the processor clock (QEMU's SYSCLK, system.h's
+ * Cortex-M boards: SysTick on the processor clock (QEMU's SYSCLK, system.h's
  * BOARD_TIMER_HZ) interrupts every SYSTICK_PERIOD_US microseconds while
  * main() spins, and the handler reads DWT CYCCNT.  Prints
  *   "entries N N ...": CYCCNT at each of the first TICKS interrupts

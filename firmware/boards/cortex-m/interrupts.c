@@ -18,7 +18,7 @@
 #define NVIC_ICPR(line) (0xe000e280 + 4 * ((line) / 32))  /* clear-pending */
 #define NVIC_BIT(line) (1u << ((line) % 32))
 
-void mps2_perfctr_irq(alt_u32 line, alt_u32 pc);
+void cortex_m_perfctr_irq(alt_u32 line, alt_u32 pc);
 
 int board_perfctr_irq_enable(alt_u32 base)
 {
@@ -45,7 +45,7 @@ void board_perfctr_irq_disable(alt_u32 base)
 }
 
 /* From the vector: NVIC line, and the pc the program resumes at */
-void mps2_perfctr_irq(alt_u32 line, alt_u32 pc)
+void cortex_m_perfctr_irq(alt_u32 line, alt_u32 pc)
 {
     alt_u32 base = perfctr_irq_core(line);
 

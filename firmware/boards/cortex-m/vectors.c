@@ -7,9 +7,10 @@
  * crt0 and a program's arm_systick_isr() etc. still take effect.
  *
  * The four NVIC lines from BOARD_PERFCTR_IRQ_FIRST are the performance
- * counter cores' (system.h's PERFORMANCE_COUNTER_IRQ...): their entry passes the line and the pc
- * the exception frame holds to mps2_perfctr_irq() (interrupts.c).  Any
- * other line is unexpected: the program stops and says which.
+ * counter cores' (system.h's PERFORMANCE_COUNTER_IRQ...): their entry
+ * passes the line and the pc the exception frame holds to
+ * cortex_m_perfctr_irq() (interrupts.c).  Any other line is unexpected:
+ * the program stops and says which.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -23,20 +24,20 @@
 extern char __stack[];
 void _start(void);
 
-void mps2_halt_isr(void);
-void mps2_ignore_isr(void);
-void mps2_unexpected_isr(void);
-void mps2_perfctr_isr(void);
-void mps2_perfctr_irq(alt_u32 line, alt_u32 pc);
+void cortex_m_halt_isr(void);
+void cortex_m_ignore_isr(void);
+void cortex_m_unexpected_isr(void);
+void cortex_m_perfctr_isr(void);
+void cortex_m_perfctr_irq(alt_u32 line, alt_u32 pc);
 
-void mps2_halt_isr(void)
+void cortex_m_halt_isr(void)
 {
     for (;;) {
         continue;
     }
 }
 
-void mps2_ignore_isr(void)
+void cortex_m_ignore_isr(void)
 {
 }
 
@@ -47,18 +48,18 @@ void mps2_ignore_isr(void)
  */
 #define WEAK_ALIAS(name, to) \
     void name(void) __attribute__((weak, alias(#to)))
-WEAK_ALIAS(arm_nmi_isr, mps2_halt_isr);
-WEAK_ALIAS(arm_hardfault_isr, mps2_halt_isr);
-WEAK_ALIAS(arm_memmanage_isr, mps2_halt_isr);
-WEAK_ALIAS(arm_busfault_isr, mps2_halt_isr);
-WEAK_ALIAS(arm_usagefault_isr, mps2_halt_isr);
-WEAK_ALIAS(arm_svc_isr, mps2_ignore_isr);
-WEAK_ALIAS(arm_debugmon_isr, mps2_ignore_isr);
-WEAK_ALIAS(arm_pendsv_isr, mps2_ignore_isr);
-WEAK_ALIAS(arm_systick_isr, mps2_ignore_isr);
+WEAK_ALIAS(arm_nmi_isr, cortex_m_halt_isr);
+WEAK_ALIAS(arm_hardfault_isr, cortex_m_halt_isr);
+WEAK_ALIAS(arm_memmanage_isr, cortex_m_halt_isr);
+WEAK_ALIAS(arm_busfault_isr, cortex_m_halt_isr);
+WEAK_ALIAS(arm_usagefault_isr, cortex_m_halt_isr);
+WEAK_ALIAS(arm_svc_isr, cortex_m_ignore_isr);
+WEAK_ALIAS(arm_debugmon_isr, cortex_m_ignore_isr);
+WEAK_ALIAS(arm_pendsv_isr, cortex_m_ignore_isr);
+WEAK_ALIAS(arm_systick_isr, cortex_m_ignore_isr);
 
 /* An interrupt nobody asked for: say which line, stop */
-void mps2_unexpected_isr(void)
+void cortex_m_unexpected_isr(void)
 {
     alt_u32 ipsr;
 
@@ -76,7 +77,7 @@ void mps2_unexpected_isr(void)
  * handler is an ordinary AAPCS function; the stack stays 8-byte
  * aligned.
  */
-__attribute__((naked)) void mps2_perfctr_isr(void)
+__attribute__((naked)) void cortex_m_perfctr_isr(void)
 {
     __asm__ volatile(
         "tst lr, #4\n\t"
@@ -88,12 +89,12 @@ __attribute__((naked)) void mps2_perfctr_isr(void)
         "ubfx r0, r0, #0, #9\n\t"
         "sub r0, r0, #16\n\t"
         "push {r4, lr}\n\t"
-        "bl mps2_perfctr_irq\n\t"
+        "bl cortex_m_perfctr_irq\n\t"
         "pop {r4, pc}\n\t");
 }
 
-#define X mps2_unexpected_isr
-#define P mps2_perfctr_isr
+#define X cortex_m_unexpected_isr
+#define P cortex_m_perfctr_isr
 
 /*
  * VTOR resets to the start of the image's flash (0, or the Secure

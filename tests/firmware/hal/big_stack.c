@@ -1,7 +1,8 @@
 /*
  * Test firmware: a 128 KiB array on the stack, as Nios II programs
  * written for a BSP with a large stack have (BUFFER_BYTES instead on a
- * board whose whole RAM is smaller, from its cross file).  picolibc's default stack
+ * board whose whole RAM is smaller, from its cross file).  picolibc's
+ * default stack
  * is 2 KiB; meson.build gives this program a larger one
  * (-Wl,--defsym=__stack_size=...).  Without it, the array overruns the
  * stack into memory the heap may hand out: the program checks that the
