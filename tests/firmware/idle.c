@@ -9,15 +9,15 @@
 #include "system.h"
 #include "test_support.h"
 
-void test_idle_wait(alt_u32 timer_ticks)
+void test_idle_wait(alt_u32 seconds)
 {
-    alt_u32 start = board_timer_read();
-    alt_u32 elapsed;
-
-    while ((elapsed = board_timer_read() - start) < timer_ticks) {
-        alt_u32 left = timer_ticks - elapsed;
+    while (seconds--) {
+        alt_u32 start = board_timer_read();
+        alt_u32 elapsed;
 
         /* board_sleep() sleeps a second at most */
-        board_sleep(left < BOARD_TIMER_HZ ? left : BOARD_TIMER_HZ);
+        while ((elapsed = board_timer_read() - start) < BOARD_TIMER_HZ) {
+            board_sleep(BOARD_TIMER_HZ - elapsed);
+        }
     }
 }

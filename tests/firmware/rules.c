@@ -9,6 +9,7 @@
 #include "altera_avalon_performance_counter.h"
 #include "board.h"
 #include "perfctr.h"
+#include "sys/alt_timestamp.h"
 #include "test_support.h"
 
 #define PERF ((void *)PERFORMANCE_COUNTER_BASE)
@@ -75,24 +76,24 @@ static void reset_zeroes_everything(void)
 static void above_32_bits(void)
 {
     alt_u32 seconds = (alt_u32)((1ULL << 32) / ALT_CPU_FREQ + 10);
-    alt_u32 t0, t1;
+    alt_u64 t0, t1;
 
     PERF_RESET(PERF);
     board_timer_start();
-    t0 = board_timer_read();
+    t0 = board_clock_read();
     PERF_START_MEASURING(PERF);
     PERF_BEGIN(PERF, 1);
-    test_idle_wait(seconds * BOARD_TIMER_HZ);
+    test_idle_wait(seconds);
     PERF_END(PERF, 1);
     PERF_STOP_MEASURING(PERF);
-    t1 = board_timer_read();
+    t1 = board_clock_read();
     PERFCTR_SNAPSHOT(PERF);
     printf("above_32_bits section=%llu global=%llu hi=%lu lo=%lu "
-           "timer_ticks=%lu instructions=%llu\n",
+           "clock_ticks=%llu instructions=%llu\n",
            (unsigned long long)perf_get_section_time(PERF, 1),
            (unsigned long long)perf_get_total_time(PERF),
            (unsigned long)IORD(PERF, 5), (unsigned long)IORD(PERF, 4),
-           (unsigned long)(t1 - t0),
+           (unsigned long long)(alt_timestamp_type)(t1 - t0),
            (unsigned long long)perfctr_snapshot_instructions(PERF, 1));
 }
 

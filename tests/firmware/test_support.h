@@ -8,9 +8,10 @@
 
 #include "alt_types.h"
 
-/* Sleep (so that -icount skips the time) for at least this many ticks
- * of the board timer, which must be started */
-void test_idle_wait(alt_u32 timer_ticks);
+/* Sleep (so that -icount skips the time) for at least this many seconds
+ * by the board timer, which must be started (a second at a time: at
+ * 32 MHz its 32 bits wrap in 134 s) */
+void test_idle_wait(alt_u32 seconds);
 
 /* Hand-written scenarios (ARCH/scenarios.S): counts in the comments */
 void scenario_loop(void *base, alt_u32 n);
