@@ -261,6 +261,21 @@ cyc_\name\()_end:
     .endr
     finish alu_dependent
 
+/*
+ * 16-bit data processing: a shift beside a move of a constant (the
+ * Cortex-M55 issues them together), then a shift and an EOR (it does
+ * not)
+ */
+    begin alu16_pairs
+    start alu16_pairs
+    .rept 4
+    lsls r2, r3, #1
+    movs r1, #2
+    lsls r6, r3, #2
+    eors r7, r3
+    .endr
+    finish alu16_pairs
+
 /* Multiplies beside data processing, and beside each other */
     begin mul_alu
     start mul_alu
@@ -290,7 +305,7 @@ cycles_run:
         smlal_small, smlal_large, sdiv_small, udiv_large, \
         multiple_1, multiple_2, multiple_3, multiple_4, multiple_5, \
         multiple_6, multiple_7, multiple_8, it_folded, it_not_folded, \
-        alu_independent, alu_dependent, mul_alu, mul_mul
+        alu_independent, alu_dependent, alu16_pairs, mul_alu, mul_mul
     bl cyc_\name
     .endr
     pop {r4, pc}

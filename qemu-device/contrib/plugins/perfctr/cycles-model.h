@@ -1,8 +1,8 @@
 /*
  * perfctr plugin: what a core's timing model gives the cycle counting
  * of cycles.c, one file per core (cycles-m3.c, cycles-m7.c,
- * cycles-m33.c, cycles-e31.c; cycles-issue.c is the in-order issue scheduler the
- * dual- and single-issue ones share)
+ * cycles-m33.c, cycles-m55.c, cycles-e31.c; cycles-issue.c is the
+ * in-order issue scheduler the dual- and single-issue ones share)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -47,7 +47,7 @@ typedef struct CyclesCore {
 } CyclesCore;
 
 extern const CyclesCore cycles_m3, cycles_m4, cycles_m7, cycles_m33,
-                        cycles_e31;
+                        cycles_m55, cycles_e31;
 
 /* The flash wait states (cycles' wait= option; Cortex-M3/M4 refills) */
 extern unsigned cycles_wait_states;

@@ -68,7 +68,7 @@ typedef struct Operands {
 static const CyclesCore *const cores[] = {
     [CYCLES_M3] = &cycles_m3, [CYCLES_M4] = &cycles_m4,
     [CYCLES_M7] = &cycles_m7, [CYCLES_M33] = &cycles_m33,
-    [CYCLES_E31] = &cycles_e31,
+    [CYCLES_M55] = &cycles_m55, [CYCLES_E31] = &cycles_e31,
 };
 
 static const CyclesCore *core;

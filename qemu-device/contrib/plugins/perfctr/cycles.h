@@ -18,10 +18,11 @@ typedef enum CyclesModel {
     CYCLES_M4,          /* Cortex-M4 (mps2-an386) */
     CYCLES_M7,          /* Cortex-M7 (mps2-an500) */
     CYCLES_M33,         /* Cortex-M33 (mps2-an505) */
+    CYCLES_M55,         /* Cortex-M55 (mps3-an547) */
     CYCLES_E31,         /* SiFive E31, for rv32 (riscv32 virt) */
 } CyclesModel;
 
-/* The model of name (m3, m4, m7, m33, e31); false if there is none */
+/* The model of name (m3, m4, m7, m33, m55, e31); false if there is none */
 bool cycles_parse_model(const char *name, CyclesModel *model);
 /* A window "START-END" (hex or decimal; END excluded); false if bad */
 bool cycles_add_window(const char *range);

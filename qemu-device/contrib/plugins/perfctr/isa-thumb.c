@@ -150,6 +150,7 @@ static void thumb16_misc_timing(uint16_t hw, InsnTiming *t)
     } else if ((hw & 0xff00) == 0xb200 ||           /* SXTH... UXTB */
                (hw & 0xff00) == 0xba00) {           /* REV... */
         alu(t, REG(r0), REG(r3));
+        t->dual16 = (hw & 0xff00) == 0xb200;
     } else if ((hw & 0xfe00) == 0xb400) {           /* PUSH */
         multiple(t, false, ARM_SP, list | (hw & 0x100 ? REG(ARM_LR) : 0),
                  true);
@@ -182,15 +183,18 @@ static void thumb16_timing(uint16_t hw, InsnTiming *t)
         break;
     case 0x03:                                      /* ADD/SUB 3 operands */
         alu(t, REG(r0), REG(r3) | (hw & 0x400 ? 0 : REG(r6)));
+        t->dual16 = hw & 0x400;                     /* imm3 */
         break;
     case 0x04:                                      /* MOV imm */
         alu(t, REG(r8), 0);
+        t->dual16 = true;
         break;
     case 0x05:                                      /* CMP imm */
         alu(t, 0, REG(r8));
         break;
     case 0x06: case 0x07:                           /* ADD/SUB imm8 */
         alu(t, REG(r8), REG(r8));
+        t->dual16 = true;
         break;
     case 0x08:
         if (!(hw & 0x400)) {                        /* data processing */
@@ -215,6 +219,7 @@ static void thumb16_timing(uint16_t hw, InsnTiming *t)
                 break;
             case 2:                                 /* MOV */
                 alu(t, REG(rdn), REG(rm));
+                t->dual16 = rdn != ARM_PC;
                 break;
             default:                                /* BX, BLX */
                 branch(t, false, hw & 0x80 ? REG(ARM_LR) : 0, REG(rm));

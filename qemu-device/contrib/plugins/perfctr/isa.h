@@ -90,6 +90,12 @@ typedef struct InsnTiming {
      */
     bool two_stage;
     bool rotated_imm;       /* of them, a rotated constant operand */
+    /*
+     * A 16-bit move, add or subtract of a constant (ADDS/SUBS imm3 and
+     * imm8, MOVS imm8), MOV between registers, or SXTB/SXTH/UXTB/UXTH
+     * (the Cortex-M55 model's dual issue)
+     */
+    bool dual16;
 } InsnTiming;
 
 /*
