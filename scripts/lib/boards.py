@@ -118,6 +118,13 @@ MPS2_AN500_RAM = MPS2_SSRAM + [(0x60000000, 16 * MiB)]
 MPS2_AN505_RAM = [(0x00000000, 8 * MiB), (0x10000000, 8 * MiB),
                   (0x28000000, 4 * MiB), (0x38000000, 4 * MiB),
                   (0x80000000, 16 * MiB)]
+# hw/arm/armsse.c and mps2-tz.c, AN547: the SSE-300's ITCM and DTCM,
+# the board's SRAM and SRAM 2, each at its non-secure address and its
+# Secure alias (+0x10000000)
+MPS3_AN547_RAM = [(0x00000000, 512 * 1024), (0x10000000, 512 * 1024),
+                  (0x01000000, 2 * MiB), (0x11000000, 2 * MiB),
+                  (0x20000000, 512 * 1024), (0x30000000, 512 * 1024),
+                  (0x21000000, 4 * MiB), (0x31000000, 4 * MiB)]
 # hw/arm/stellaris.c, LM3S6965: 256 KiB of flash, 64 KiB of SRAM
 LM3S6965_MEMORY = [(0x00000000, 256 * 1024), (0x20000000, 64 * 1024)]
 VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
@@ -125,11 +132,11 @@ VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
 RASPI_RAM = [(0x00000000, 448 * MiB)]
 
 
-def _mps2(name, cpu, memory):
+def _mps2(name, cpu, memory, uarts=5):
     # The board's LAN9118 is always there; nothing here gives it a peer
-    # (hw/arm/mps2.c and, for the AN505, mps2-tz.c: five CMSDK APB UARTs)
+    # (hw/arm/mps2.c and mps2-tz.c: five CMSDK APB UARTs, six on the AN547)
     return Board(name, "arm", cpu, ["-machine", name],
-                 ["warning: nic lan9118.0 has no peer"], memory, uarts=5)
+                 ["warning: nic lan9118.0 has no peer"], memory, uarts=uarts)
 
 
 BOARDS = {b.name: b for b in [
@@ -138,6 +145,7 @@ BOARDS = {b.name: b for b in [
     _mps2("mps2-an500", "Cortex-M7", MPS2_AN500_RAM),
     # hw/arm/mps2-tz.c (the SSE-200's second Cortex-M33 is the AN521's)
     _mps2("mps2-an505", "Cortex-M33", MPS2_AN505_RAM),
+    _mps2("mps3-an547", "Cortex-M55", MPS3_AN547_RAM, uarts=6),
     # Its three PL011 UARTs (stellaris.c: a fourth on none of its parts);
     # its Ethernet controller, which nothing here gives a peer
     Board("lm3s6965evb", "arm", "Cortex-M3",

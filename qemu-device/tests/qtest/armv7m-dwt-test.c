@@ -36,16 +36,23 @@
 typedef struct Board {
     const char *machine;
     bool has_lock;              /* the Cortex-M7's */
-    unsigned tick_ns;           /* of the CPU clock, the board's SYSCLK */
+    unsigned tick_ps;           /* of the CPU clock, the board's SYSCLK */
 } Board;
 
 static const Board boards[] = {
-    { "mps2-an385", false, 40 },
-    { "mps2-an386", false, 40 },
-    { "mps2-an500", true, 40 },
-    { "mps2-an505", false, 50 },
-    { "lm3s6965evb", false, 80 },
+    { "mps2-an385", false, 40000 },
+    { "mps2-an386", false, 40000 },
+    { "mps2-an500", true, 40000 },
+    { "mps2-an505", false, 50000 },
+    { "mps3-an547", false, 31250 },
+    { "lm3s6965evb", false, 80000 },
 };
+
+/* Let n ticks of the board's CPU clock pass */
+static void step_ticks(QTestState *qts, const Board *board, unsigned n)
+{
+    qtest_clock_step(qts, (int64_t)n * board->tick_ps / 1000);
+}
 
 /* The board, its DWT unlocked and TRCENA set */
 static QTestState *start_enabled(const Board *board)
@@ -84,16 +91,16 @@ static void test_trcena_and_cyccntena_gate_cyccnt(const void *data)
 
     qtest_writel(qts, DWT_LAR, LAR_KEY);
     qtest_writel(qts, DWT_CTRL, CTRL_CYCCNTENA);
-    qtest_clock_step(qts, 100 * board->tick_ns);
+    step_ticks(qts, board, 100);
     assert_eq(qtest_readl(qts, DWT_CYCCNT), 0);
 
     qtest_writel(qts, DEMCR, DEMCR_TRCENA);
     assert_eq(qtest_readl(qts, DEMCR), DEMCR_TRCENA);
-    qtest_clock_step(qts, 100 * board->tick_ns);
+    step_ticks(qts, board, 100);
     assert_eq(qtest_readl(qts, DWT_CYCCNT), 100);
 
     qtest_writel(qts, DWT_CTRL, 0);
-    qtest_clock_step(qts, 50 * board->tick_ns);
+    step_ticks(qts, board, 50);
     assert_eq(qtest_readl(qts, DWT_CYCCNT), 100);
     assert_eq(qtest_readl(qts, DWT_CTRL), CTRL_RO);
     qtest_quit(qts);
@@ -106,7 +113,7 @@ static void test_cyccnt_is_written_and_wraps(const void *data)
 
     qtest_writel(qts, DWT_CYCCNT, 0xfffffff0);
     qtest_writel(qts, DWT_CTRL, CTRL_CYCCNTENA);
-    qtest_clock_step(qts, 0x20 * board->tick_ns);
+    step_ticks(qts, board, 0x20);
     assert_eq(qtest_readl(qts, DWT_CYCCNT), 0x10);
     qtest_quit(qts);
 }
@@ -122,7 +129,7 @@ static void test_event_counters_are_8_bit(const void *data)
     assert_eq(qtest_readl(qts, DWT_FOLDCNT), 0x23);
     /* No instruction runs: no cycle beyond one an instruction */
     qtest_writel(qts, DWT_CTRL, CTRL_CYCCNTENA | CTRL_CPIEVTENA);
-    qtest_clock_step(qts, 100 * board->tick_ns);
+    step_ticks(qts, board, 100);
     assert_eq(qtest_readl(qts, DWT_CPICNT), 0xff);
     qtest_quit(qts);
 }

@@ -28,6 +28,7 @@ static const Board boards[] = {
     { "arm", "mps2-an386", 0x40030000 },
     { "arm", "mps2-an500", 0x40030000 },
     { "arm", "mps2-an505", 0x40400000 },
+    { "arm", "mps3-an547", 0x40400000 },
     { "arm", "lm3s6965evb", 0x40080000 },
     { "arm", "virt", 0x0c000000 },
     { "riscv32", "virt", 0x04000000 },

@@ -4,16 +4,18 @@
  * the board's UART driver (cmsdk_uart.c or pl011.c):
  *
  * - The vector table first in flash (VTOR resets there: 0, or 0x10000000
- *   on the AN505; QEMU reads the initial SP and the reset PC there):
- *   picolibc.ld puts .data.init.enter first.  The reset handler is an
- *   ordinary C function: the hardware has loaded SP from entry 0.
+ *   on the AN505; the AN547's 0 is its ITCM, which the image fills
+ *   through the Secure alias 0x10000000).  QEMU reads the initial SP and
+ *   the reset PC there: picolibc.ld puts .data.init.enter first.  The
+ *   reset handler is an ordinary C function: the hardware has loaded SP
+ *   from entry 0.
  * - Tick: SysTick (exception 15) on the processor clock (CSR.CLKSOURCE
  *   = 1), which QEMU clocks from the board's SYSCLK (SYSCLK_HZ, from the
- *   build: 25 MHz, the AN505's 20 MHz, the LM3S6965's 12.5 MHz at reset);
- *   an interrupt every SYSCLK_HZ / 1000 clocks, exactly 1 ms, reloaded by
- *   the hardware (no drift).  Under -icount shift=5 that is 31,250
- *   instructions.  The exception entry is a plain C function (the
- *   hardware stacks what AAPCS needs).
+ *   build: 25 MHz, the AN505's 20 MHz, the AN547's 32 MHz, the
+ *   LM3S6965's 12.5 MHz at reset); an interrupt every SYSCLK_HZ / 1000
+ *   clocks, exactly 1 ms, reloaded by the hardware (no drift).  Under
+ *   -icount shift=5 that is 31,250 instructions.  The exception entry is
+ *   a plain C function (the hardware stacks what AAPCS needs).
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,6 +1,7 @@
 /*
  * uart_ticker's console on the MPS2 boards: CMSDK APB UART0 at
- * UART0_BASE (0x40004000, the AN505's 0x40200000; from meson.build).
+ * UART0_BASE (0x40004000, the AN505's 0x40200000, the AN547's
+ * 0x49303000) on UART_CLK_HZ (both from meson.build).
  * QEMU sends nothing unless CTRL.TX_EN is set, and complains unless
  * BAUDDIV is 16 or more.
  *
@@ -19,7 +20,7 @@
 
 void board_uart_init(void)
 {
-    IOWR_32DIRECT(UART0_BASE, UART_BAUDDIV, SYSCLK_HZ / UART_BAUD);
+    IOWR_32DIRECT(UART0_BASE, UART_BAUDDIV, UART_CLK_HZ / UART_BAUD);
     IOWR_32DIRECT(UART0_BASE, UART_CTRL, UART_CTRL_TX_EN);
 }
 
