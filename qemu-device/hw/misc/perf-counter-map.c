@@ -1,6 +1,7 @@
 /*
  * Performance counter core: its placement in a board's free window
- * (perf_counter_map, called by the boards' code and the platform bus)
+ * (perf_counter_map, called by the boards' code and the platform bus;
+ * perf_counter_plug_with_line, by the boards' device-plug handlers)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -9,6 +10,7 @@
 #include "qapi/error.h"
 #include "exec/address-spaces.h"
 #include "hw/core/cpu.h"
+#include "hw/hotplug.h"
 #include "hw/misc/perf-counter.h"
 #include "hw/misc/unimp.h"
 
@@ -154,4 +156,31 @@ bool perf_counter_map(DeviceState *dev, MemoryRegion *container,
     memory_region_add_subregion(container, addr - container_addr,
                                 &s->iomem);
     return true;
+}
+
+HotplugHandler *perf_counter_hotplug_handler(MachineState *machine,
+                                             DeviceState *dev)
+{
+    if (object_dynamic_cast(OBJECT(dev), TYPE_PERF_COUNTER)) {
+        return HOTPLUG_HANDLER(machine);
+    }
+    return NULL;
+}
+
+int perf_counter_plug_with_line(DeviceState *dev, hwaddr window_addr,
+                                hwaddr window_size, int first_line,
+                                unsigned num_lines, unsigned *plugged,
+                                Error **errp)
+{
+    if (*plugged == num_lines) {
+        error_setg(errp, "perf-counter: no interrupt line left; this board "
+                   "has %u, lines %d-%d", num_lines, first_line,
+                   first_line + (int)num_lines - 1);
+        return -1;
+    }
+    if (!perf_counter_map(dev, get_system_memory(), 0, window_addr,
+                          window_size, errp)) {
+        return -1;
+    }
+    return first_line + (*plugged)++;
 }

@@ -135,4 +135,36 @@ bool perf_counter_map(DeviceState *dev, MemoryRegion *container,
                       hwaddr container_addr, hwaddr window_addr,
                       hwaddr window_size, Error **errp);
 
+/**
+ * perf_counter_hotplug_handler: a board's get_hotplug_handler for
+ * -device perf-counter
+ * @machine: the board, which implements TYPE_HOTPLUG_HANDLER
+ * @dev: the device being plugged
+ *
+ * Returns: @machine's handler for a perf-counter, NULL for anything else.
+ */
+HotplugHandler *perf_counter_hotplug_handler(MachineState *machine,
+                                             DeviceState *dev);
+
+/**
+ * perf_counter_plug_with_line: map a perf-counter into a board's window
+ * in the system memory (as perf_counter_map) and give it the next free
+ * interrupt line of the board's
+ * @dev: the perf-counter device (realized)
+ * @window_addr: guest physical address of the window
+ * @window_size: size of that window
+ * @first_line: the first of the board's lines for perf-counters
+ * @num_lines: how many there are
+ * @plugged: how many devices took one so far (the board's state)
+ * @errp: error object
+ *
+ * Returns: the line, numbered as @first_line is, for the board to
+ * connect; -1 with @errp set when no line is left or the device does
+ * not fit.
+ */
+int perf_counter_plug_with_line(DeviceState *dev, hwaddr window_addr,
+                                hwaddr window_size, int first_line,
+                                unsigned num_lines, unsigned *plugged,
+                                Error **errp);
+
 #endif
