@@ -1,6 +1,6 @@
 /*
  * perfctr plugin: what a core's timing model gives the cycle counting
- * of cycles.c, one file per core (cycles-m3.c, cycles-m7.c,
+ * of cycles.c, one file per core (cycles-m0.c, cycles-m3.c, cycles-m7.c,
  * cycles-m33.c, cycles-m55.c, cycles-e31.c; cycles-issue.c is the
  * in-order issue scheduler the dual- and single-issue ones share)
  *
@@ -46,8 +46,9 @@ typedef struct CyclesCore {
     unsigned (*operand_cycles)(const InsnTiming *t, uint32_t a, uint32_t b);
 } CyclesCore;
 
-extern const CyclesCore cycles_m3, cycles_m4, cycles_m7, cycles_m33,
-                        cycles_m55, cycles_e31;
+extern const CyclesCore cycles_m0, cycles_m0_small_mul, cycles_m3,
+                        cycles_m4, cycles_m7, cycles_m33, cycles_m55,
+                        cycles_e31;
 
 /* The flash wait states (cycles' wait= option; Cortex-M3/M4 refills) */
 extern unsigned cycles_wait_states;

@@ -66,6 +66,7 @@ typedef struct Operands {
 } Operands;
 
 static const CyclesCore *const cores[] = {
+    [CYCLES_M0] = &cycles_m0, [CYCLES_M0_SMALL_MUL] = &cycles_m0_small_mul,
     [CYCLES_M3] = &cycles_m3, [CYCLES_M4] = &cycles_m4,
     [CYCLES_M7] = &cycles_m7, [CYCLES_M33] = &cycles_m33,
     [CYCLES_M55] = &cycles_m55, [CYCLES_E31] = &cycles_e31,
@@ -91,7 +92,7 @@ bool cycles_parse_model(const char *name, CyclesModel *out)
 {
     unsigned i;
 
-    for (i = CYCLES_M3; i < G_N_ELEMENTS(cores); i++) {
+    for (i = CYCLES_M0; i < G_N_ELEMENTS(cores); i++) {
         if (g_str_equal(name, cores[i]->name)) {
             *out = i;
             return true;

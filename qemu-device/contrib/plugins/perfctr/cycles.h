@@ -14,6 +14,8 @@
 
 typedef enum CyclesModel {
     CYCLES_OFF,
+    CYCLES_M0,          /* Cortex-M0, fast multiplier (microbit) */
+    CYCLES_M0_SMALL_MUL, /* Cortex-M0, 32-cycle multiplier */
     CYCLES_M3,          /* Cortex-M3 (mps2-an385) */
     CYCLES_M4,          /* Cortex-M4 (mps2-an386) */
     CYCLES_M7,          /* Cortex-M7 (mps2-an500) */
@@ -22,7 +24,7 @@ typedef enum CyclesModel {
     CYCLES_E31,         /* SiFive E31, for rv32 (riscv32 virt) */
 } CyclesModel;
 
-/* The model of name (m3, m4, m7, m33, m55, e31); false if there is none */
+/* The model of name (m0, m3, m4, m7, m33, m55, e31...); false if there is none */
 bool cycles_parse_model(const char *name, CyclesModel *model);
 /* A window "START-END" (hex or decimal; END excluded); false if bad */
 bool cycles_add_window(const char *range);

@@ -14,10 +14,10 @@
  *   events=on|off    count the events the devices want (default on;
  *                    nothing is instrumented until a device wants one)
  *   isa=thumb|a32    the Arm instruction set the guest runs (default thumb)
- *   cycles=MODEL     estimate cycles with a core's timing model: m3, m4,
- *                    m7, m33, m55 (Thumb) or e31 (rv32); the device
- *                    reads them as PERFCTR_EVENT_CYCLES, out=FILE gets
- *                    the totals
+ *   cycles=MODEL     estimate cycles with a core's timing model: m0,
+ *                    m0-small-mul, m3, m4, m7, m33, m55 (Thumb) or e31
+ *                    (rv32); the device reads them as
+ *                    PERFCTR_EVENT_CYCLES, out=FILE gets the totals
  *   window=START-END also count the cycles and instructions executed at
  *                    pcs START (included) to END (excluded); repeatable
  *   wait-states=N    flash wait states the Cortex-M3/M4 models add to
@@ -160,7 +160,8 @@ static bool parse(const char *arg, ProfileConfig *config)
         }
     } else if (g_str_equal(key, "cycles")) {
         if (!cycles_parse_model(value, &cycles_model)) {
-            return refuse(arg, "give m3, m4, m7, m33, m55 or e31");
+            return refuse(arg, "give m0, m0-small-mul, m3, m4, m7, m33, m55 "
+                          "or e31");
         }
     } else if (g_str_equal(key, "window")) {
         if (!cycles_add_window(value)) {
