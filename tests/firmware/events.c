@@ -93,7 +93,7 @@ int main(void)
                (unsigned long)perfctr_event_count(p, 0), events_taken);
     }
 
-#ifdef __arm__
+#ifdef EVENTS_CONDITIONAL
     /* Loads and stores count when they pass their condition */
     for (e = PERFCTR_EVENT_LOADS; e <= PERFCTR_EVENT_STORES; e++) {
         PERF_RESET(p);

@@ -14,7 +14,9 @@
 void events_loop(void *base, int n, alt_u32 *buffer);
 void events_run(void *base, alt_u32 *buffer);
 void events_arith(void *base, int n);
-#ifdef __arm__
+/* Where loads and stores may fail their condition: Arm, but Armv6-M */
+#if defined(__arm__) && !(defined(__thumb__) && __ARM_ARCH_ISA_THUMB < 2)
+#define EVENTS_CONDITIONAL 1
 void events_conditional(void *base, alt_u32 *buffer);
 extern char events_conditional_after_load[];
 #endif

@@ -1,7 +1,7 @@
 /*
  * Guest time in modelled cycles (tests/boot/test_model_time.py), on the
  * Cortex-M boards: SysTick on the processor clock (QEMU's SYSCLK, system.h's
- * BOARD_TIMER_HZ) interrupts every SYSTICK_PERIOD_US microseconds while
+ * BOARD_SYSTICK_HZ) interrupts every SYSTICK_PERIOD_US microseconds while
  * main() spins, and the handler reads DWT CYCCNT.  Prints
  *   "entries N N ...": CYCCNT at each of the first TICKS interrupts
  * Under -icount alone CYCCNT and time both count instructions; with a
@@ -49,7 +49,7 @@ int main(void)
     DEMCR |= DEMCR_TRCENA;
     DWT_CYCCNT = 0;
     DWT_CTRL = 1;
-    SYST_RVR = BOARD_TIMER_HZ / 1000 * SYSTICK_PERIOD_US / 1000 - 1;
+    SYST_RVR = BOARD_SYSTICK_HZ / 1000 * SYSTICK_PERIOD_US / 1000 - 1;
     SYST_CVR = 0;
     SYST_CSR = SYST_CSR_RUN;
     while (ticks < TICKS) {

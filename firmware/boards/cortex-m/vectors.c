@@ -79,6 +79,7 @@ void cortex_m_unexpected_isr(void)
  */
 __attribute__((naked)) void cortex_m_perfctr_isr(void)
 {
+#if __ARM_ARCH_ISA_THUMB >= 2
     __asm__ volatile(
         "tst lr, #4\n\t"
         "ite eq\n\t"
@@ -91,6 +92,26 @@ __attribute__((naked)) void cortex_m_perfctr_isr(void)
         "push {r4, lr}\n\t"
         "bl cortex_m_perfctr_irq\n\t"
         "pop {r4, pc}\n\t");
+#else
+    /* Armv6-M: no IT, no TST or BFX with an immediate */
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "mov r0, lr\n\t"
+        "movs r1, #4\n\t"
+        "tst r0, r1\n\t"
+        "mrs r1, msp\n\t"
+        "beq 1f\n\t"
+        "mrs r1, psp\n"
+        "1:\n\t"
+        "ldr r1, [r1, #24]\n\t"
+        "mrs r0, ipsr\n\t"
+        "lsls r0, r0, #23\n\t"
+        "lsrs r0, r0, #23\n\t"
+        "subs r0, r0, #16\n\t"
+        "push {r4, lr}\n\t"
+        "bl cortex_m_perfctr_irq\n\t"
+        "pop {r4, pc}\n\t");
+#endif
 }
 
 #define X cortex_m_unexpected_isr

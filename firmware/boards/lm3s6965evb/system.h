@@ -70,9 +70,10 @@
  * usleep()): the watchdog's 32-bit count, on the 12.5 MHz SYSCLK the
  * system control block gives from reset (QEMU's general-purpose timers
  * cannot be read); the system tick (alt_nticks()) is that clock's, 100
- * a second.
+ * a second.  SysTick (board_sleep()) runs on the same SYSCLK.
  */
 #define BOARD_TIMER_HZ 12500000
+#define BOARD_SYSTICK_HZ 12500000
 #define BOARD_CLOCK_BITS 32
 #define BOARD_TICKS_PER_SECOND 100
 

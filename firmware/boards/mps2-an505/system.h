@@ -71,8 +71,12 @@
 #define BOARD_PERFCTR_IRQ_FIRST 100
 #define BOARD_FPGAIO_BASE 0x40302000
 
-/* The SSE-200's CMSDK APB timer 0, on the board's 20 MHz SYSCLK */
+/*
+ * The SSE-200's CMSDK APB timer 0 and SysTick, on the board's 20 MHz
+ * SYSCLK
+ */
 #define BOARD_TIMER_HZ 20000000
+#define BOARD_SYSTICK_HZ 20000000
 
 /*
  * The Nios II HAL layer's time (see docs/porting-from-nios2.md): the

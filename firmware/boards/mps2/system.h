@@ -70,8 +70,9 @@
 #define BOARD_PERFCTR_IRQ_FIRST 28
 #define BOARD_FPGAIO_BASE 0x40028000
 
-/* CMSDK APB timer 0, on the board's 25 MHz SYSCLK */
+/* CMSDK APB timer 0 and SysTick, on the board's 25 MHz SYSCLK */
 #define BOARD_TIMER_HZ 25000000
+#define BOARD_SYSTICK_HZ 25000000
 
 /*
  * The Nios II HAL layer's time (see docs/porting-from-nios2.md): the

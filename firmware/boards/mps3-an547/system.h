@@ -73,11 +73,12 @@
 #define BOARD_FPGAIO_BASE 0x49302000
 
 /*
- * The SSE-300's system counter (it has no CMSDK timers), on the board's
- * 32 MHz SYSCLK: the processor clock, as SysTick's
+ * The SSE-300's system counter (it has no CMSDK timers) and SysTick, on
+ * the board's 32 MHz SYSCLK
  */
 #define BOARD_SYSTEM_COUNTER_BASE 0x58100000
 #define BOARD_TIMER_HZ 32000000
+#define BOARD_SYSTICK_HZ 32000000
 
 /*
  * The Nios II HAL layer's time (see docs/porting-from-nios2.md): the

@@ -1,7 +1,7 @@
 /*
- * A program of known call structure, in hand-written Arm code (Thumb-2,
- * or Arm state on ARMv6, the ARM1176 of raspi1ap: only instructions
- * both have), so that each function's own instruction count and call
+ * A program of known call structure, in hand-written Arm code (Thumb,
+ * Armv6-M's or Thumb-2, or Arm state on ARMv6, the ARM1176 of raspi1ap:
+ * only instructions all have), so that each function's own instruction count and call
  * count are known exactly (tests/boot/test_hotspots.py):
  *
  *   callgraph_run  called once     3034 instructions of its own
@@ -27,11 +27,11 @@
     FUNCTION
 callgraph_run:
     push {r4, lr}               @ 1
-    mov r4, #1000               @ 1
+    ldr r4, =1000               @ 1
 1:  bl callgraph_a              @ 3 per iteration
     subs r4, r4, #1
     bne 1b
-    mov r4, #10                 @ 1
+    movs r4, #10                @ 1
 2:  bl callgraph_c              @ 3 per iteration
     subs r4, r4, #1
     bne 2b
@@ -44,7 +44,7 @@ callgraph_run:
     FUNCTION
 callgraph_a:
     push {r4, lr}               @ 1
-    mov r4, #3                  @ 1
+    movs r4, #3                 @ 1
 1:  bl callgraph_b              @ 3 per iteration
     subs r4, r4, #1
     bne 1b
@@ -56,7 +56,7 @@ callgraph_a:
     .type callgraph_b, %function
     FUNCTION
 callgraph_b:
-    add r0, r0, #1
+    adds r0, r0, #1
     bx lr
     .size callgraph_b, . - callgraph_b
 

@@ -1,6 +1,6 @@
 /*
- * Event counts over hand-written Arm code, Thumb-2 or Arm state as the
- * board's code is (tests/boot/test_events.py):
+ * Event counts over hand-written Arm code, Thumb (Armv6-M's or Thumb-2)
+ * or Arm state as the board's code is (tests/boot/test_events.py):
  * how many loads, stores, branches, calls and returns run between the
  * counter accesses is known exactly.  A section counts after its BEGIN
  * store up to and including its END store.
@@ -14,6 +14,10 @@
 #else
     .arm
 #define FUNCTION
+#endif
+/* Armv6-M: Thumb without IT blocks, MUL's three-register form, divides */
+#if defined(__thumb__) && __ARM_ARCH_ISA_THUMB < 2
+#define THUMB1 1
 #endif
     .text
 
@@ -87,7 +91,11 @@ events_arith:
     movs r3, #0
     str r3, [r0, #START]
     str r3, [r0, #BEGIN1]
+#ifdef THUMB1
+1:  muls r2, r1, r2                 @ (the product is not used)
+#else
 1:  mul r2, r1, r1
+#endif
 #ifdef __ARM_FEATURE_IDIV
     udiv r2, r2, r1
 #endif
@@ -98,6 +106,7 @@ events_arith:
     bx lr
     .size events_arith, . - events_arith
 
+#ifndef THUMB1
 /*
  * events_conditional(r0 = base, r1 = buffer): section 1 around a load
  * and a store that fail their condition, then a load and a store that
@@ -126,3 +135,4 @@ events_conditional_after_load:
     str r3, [r0, #STOP_OR_RESET]
     bx lr
     .size events_conditional, . - events_conditional
+#endif

@@ -1,7 +1,7 @@
 /*
- * The test scheduler's port to the MPS2 boards' Cortex-M (tasks.c):
- * tasks on the process stack (PSP), switched by PendSV as FreeRTOS's
- * Cortex-M3 port does, the tick by SysTick, which pends an NMI every
+ * The test scheduler's port to the Cortex-M boards (tasks.c): tasks on
+ * the process stack (PSP), switched by PendSV as FreeRTOS's Cortex-M3
+ * and Cortex-M0 ports do, the tick by SysTick, which pends an NMI every
  * NMI_EVERY ticks (taken at once, inside it); the first task starts
  * through SVC.
  *
@@ -60,6 +60,7 @@ void arm_nmi_isr(void)
 /* Save the task's r4-r11 on its stack, switch, restore the next one's */
 __attribute__((naked)) void arm_pendsv_isr(void)
 {
+#if __ARM_ARCH_ISA_THUMB >= 2
     __asm__ volatile(
         "mrs r0, psp\n\t"
         "stmdb r0!, {r4-r11}\n\t"
@@ -75,11 +76,44 @@ __attribute__((naked)) void arm_pendsv_isr(void)
         "msr psp, r0\n\t"
         "bx lr\n\t"
         ".ltorg\n\t");
+#else
+    /* Armv6-M (FreeRTOS's Cortex-M0 port): STM and LDM of r4-r7 only */
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "mrs r0, psp\n\t"
+        "ldr r3, =pxCurrentTCB\n\t"
+        "ldr r2, [r3]\n\t"
+        "subs r0, r0, #32\n\t"
+        "str r0, [r2]\n\t"
+        "stmia r0!, {r4-r7}\n\t"
+        "mov r4, r8\n\t"
+        "mov r5, r9\n\t"
+        "mov r6, r10\n\t"
+        "mov r7, r11\n\t"
+        "stmia r0!, {r4-r7}\n\t"
+        "push {r3, lr}\n\t"
+        "bl select_next_task\n\t"
+        "pop {r2, r3}\n\t"
+        "ldr r1, [r2]\n\t"
+        "ldr r0, [r1]\n\t"
+        "adds r0, r0, #16\n\t"
+        "ldmia r0!, {r4-r7}\n\t"
+        "mov r8, r4\n\t"
+        "mov r9, r5\n\t"
+        "mov r10, r6\n\t"
+        "mov r11, r7\n\t"
+        "msr psp, r0\n\t"
+        "subs r0, r0, #32\n\t"
+        "ldmia r0!, {r4-r7}\n\t"
+        "bx r3\n\t"
+        ".ltorg\n\t");
+#endif
 }
 
 /* The first task: its stack as PendSV restores one, in Thread mode */
 __attribute__((naked)) void arm_svc_isr(void)
 {
+#if __ARM_ARCH_ISA_THUMB >= 2
     __asm__ volatile(
         "ldr r3, =pxCurrentTCB\n\t"
         "ldr r1, [r3]\n\t"
@@ -89,6 +123,26 @@ __attribute__((naked)) void arm_svc_isr(void)
         "mov lr, #0xfffffffd\n\t"   /* Thread mode, PSP */
         "bx lr\n\t"
         ".ltorg\n\t");
+#else
+    __asm__ volatile(
+        ".syntax unified\n\t"
+        "ldr r3, =pxCurrentTCB\n\t"
+        "ldr r1, [r3]\n\t"
+        "ldr r0, [r1]\n\t"
+        "adds r0, r0, #16\n\t"
+        "ldmia r0!, {r4-r7}\n\t"
+        "mov r8, r4\n\t"
+        "mov r9, r5\n\t"
+        "mov r10, r6\n\t"
+        "mov r11, r7\n\t"
+        "msr psp, r0\n\t"
+        "subs r0, r0, #32\n\t"
+        "ldmia r0!, {r4-r7}\n\t"
+        "movs r0, #2\n\t"
+        "mvns r0, r0\n\t"           /* 0xfffffffd: Thread mode, PSP */
+        "bx r0\n\t"
+        ".ltorg\n\t");
+#endif
 }
 
 void port_start(void)
