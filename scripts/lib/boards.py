@@ -44,6 +44,17 @@ class Board:
         return self.cpu.startswith("Cortex-M")
 
     @property
+    def armv6m(self):
+        """Armv6-M (the Cortex-M0): Thumb without IT blocks, conditional
+        loads and stores, divides, the DWT's cycle counter or the ITM."""
+        return self.cpu == "Cortex-M0"
+
+    @property
+    def dwt(self):
+        """Whether the core has the DWT's cycle counter and the ITM."""
+        return self.cortex_m and not self.armv6m
+
+    @property
     def cross_file(self) -> Path:
         return BOARDS_DIR / f"{self.name}.ini"
 
@@ -125,6 +136,8 @@ MPS3_AN547_RAM = [(0x00000000, 512 * 1024), (0x10000000, 512 * 1024),
                   (0x01000000, 2 * MiB), (0x11000000, 2 * MiB),
                   (0x20000000, 512 * 1024), (0x30000000, 512 * 1024),
                   (0x21000000, 4 * MiB), (0x31000000, 4 * MiB)]
+# hw/arm/nrf51_soc.c: the nRF51822's 256 KiB of flash and 16 KiB of SRAM
+NRF51822_MEMORY = [(0x00000000, 256 * 1024), (0x20000000, 16 * 1024)]
 # hw/arm/stellaris.c, LM3S6965: 256 KiB of flash, 64 KiB of SRAM
 LM3S6965_MEMORY = [(0x00000000, 256 * 1024), (0x20000000, 64 * 1024)]
 VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
@@ -152,6 +165,12 @@ BOARDS = {b.name: b for b in [
           ["-machine", "lm3s6965evb", "-nodefaults"],
           ["warning: nic stellaris_enet.0 has no peer"], LM3S6965_MEMORY,
           uarts=3, bus_faults=False),
+    # Its UART (hw/arm/nrf51_soc.c, which also covers the I/O and
+    # private regions with "unimplemented" devices: a store there is
+    # ignored)
+    Board("microbit", "arm", "Cortex-M0",
+          ["-machine", "microbit", "-nodefaults"], [], NRF51822_MEMORY,
+          bus_faults=False),
     # No random seeds in the device tree, so that runs stay identical:
     # dtb-randomness=off on arm, a fixed -seed on riscv (which lacks it)
     Board("arm-virt", "arm", "Cortex-A15",

@@ -109,6 +109,43 @@ def expected_m7():
     return e
 
 
+# Cortex-M0 TRM (DDI 0432C), Table 3-1: no pipelining between
+# instructions ("there is no load to use latency", jnk0le's measurements
+# agree); the fast multiplier, as the STM32F0 and the nRF51 have it.
+M0 = {"alu": 1, "load": 2, "store": 2, "mul": 1, "taken": 3, "not_taken": 1,
+      "bl": 4, "bx": 3, "system": 4}
+
+
+def expected_m0():
+    e = {
+        "ldr_independent": 8 * M0["load"],
+        "ldr_dependent": 8 * M0["load"],
+        "ldr_str": 4 * (M0["load"] + M0["store"]),
+        "str_imm": 8 * M0["store"],
+        "str_reg": 8 * M0["store"],
+        # movs; 10 x subs; 9 x bne taken; bne not taken
+        "branch_loop": M0["alu"] + 10 * M0["alu"] + 9 * M0["taken"] +
+        M0["not_taken"],
+        # movs; 10 x (cmp, beq not taken, subs); 9 bne taken, 1 not; nop
+        "branch_not_taken": M0["alu"] +
+        10 * (2 * M0["alu"] + M0["not_taken"]) + 9 * M0["taken"] +
+        M0["not_taken"] + M0["alu"],
+        # cmp; beq taken; nop
+        "branch_forward_taken": M0["alu"] + M0["taken"] + M0["alu"],
+        # bl; bx lr; b; nop
+        "call_return": M0["bl"] + M0["bx"] + M0["taken"] + M0["alu"],
+        "mul": 4 * M0["mul"],
+        "mul_alu": 4 * (M0["mul"] + M0["alu"]),
+        "alu_independent": 8 * M0["alu"],
+        "alu_dependent": 8 * M0["alu"],
+        "mrs": 4 * M0["system"],
+        "dmb": 4 * M0["system"],
+    }
+    for n in range(1, 8):
+        e[f"multiple_{n}"] = 4 * multiple(n)     # 1+N
+    return e
+
+
 # Cortex-M33, measured rules (jnk0le, RP2350, "pipeline cycle test"):
 # one instruction a cycle, loads pipelined with a result 2 cycles after
 # issue (a store may take it as data after 1); LDM/STM/PUSH/POP N; a
@@ -241,6 +278,8 @@ def expected_e31():
 
 def expected(board):
     model = plugin.CYCLE_MODELS.get(board.name)
+    if model == "m0":
+        return expected_m0()
     if model in ("m3", "m4"):
         return expected_m3(model)
     if model == "m7":
@@ -300,7 +339,7 @@ def test_loads_followed_by_stores_and_stores(ctx, board):
 
 def test_taken_and_not_taken_branches(ctx, board):
     check(ctx, board, ["branch_loop", "branch_loop_wide", "branch_not_taken",
-                       "branch_forward_taken"])
+                       "branch_forward_taken", "call_return"])
 
 
 def test_multiplies_and_divisions_by_operands(ctx, board):
@@ -320,6 +359,10 @@ def test_it_blocks_fold_after_16_bit_instructions(ctx, board):
 
 def test_dual_issue_of_independent_instructions(ctx, board):
     check(ctx, board, ["alu_independent", "alu_dependent", "alu16_pairs"])
+
+
+def test_special_registers_and_barriers(ctx, board):
+    check(ctx, board, ["mrs", "dmb"])
 
 
 def test_every_sequence_has_a_table_count(ctx, board):
@@ -437,7 +480,7 @@ def test_a_section_counts_the_estimated_cycles_of_its_code(ctx, board):
     cycles, instructions = windows["loop"]
     assert (int(m.group(1)), int(m.group(2))) == (cycles, instructions)
     assert instructions == 22      # mov; 10 x (sub; branch); the END store
-    end_store = 1       # an immediate-offset store (M3/M4 STORE_IMM)
+    end_store = expected(board)["str_imm"] // 8     # an immediate offset
     assert cycles == expected(board)["branch_loop"] + end_store
 
 

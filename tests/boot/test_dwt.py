@@ -18,7 +18,7 @@ import elf
 import plugin
 
 IMAGE = "tests/firmware/dwt.elf"
-BOARDS = [name for name, b in boards.BOARDS.items() if b.cortex_m]
+BOARDS = [name for name, b in boards.BOARDS.items() if b.dwt]
 LOOP_INSTRUCTIONS = 22          # mov; 10 x (subs; bne); the second read
 
 

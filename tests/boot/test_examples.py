@@ -125,9 +125,13 @@ def test_counter_extension_low_word_is_the_round_past_its_preset(ctx,
     assert plain % d["ROUNDS"] == 0, out
     low = plain // d["ROUNDS"] - d["BEFORE_WRAP"]
     assert 0 < low < 1 << 32, out
+    # (on Armv6-M GCC puts a load of an address from the literal pool
+    # between BEGIN 1 and BEGIN 2, not between the ENDs: an instruction
+    # more in section 1)
+    extra = 1 if board.armv6m else 0
     for n, software, _, _ in rounds:
-        assert software == n << 32 | low, out
-    assert extended == d["ROUNDS"] << 32 | low, out
+        assert software == n << 32 | (low + extra), out
+    assert extended == d["ROUNDS"] << 32 | (low + extra), out
 
 
 def test_counter_extension_takes_one_interrupt_per_wrap(ctx, board):

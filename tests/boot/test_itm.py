@@ -15,7 +15,7 @@ IMAGE = "tests/firmware/itm.elf"
 
 
 @pytest.mark.parametrize("board_name", [
-    name for name, b in boards.BOARDS.items() if b.cortex_m])
+    name for name, b in boards.BOARDS.items() if b.dwt])
 def test_stimulus_port_writes_reach_the_output(ctx, board_name):
     image = ctx.firmware(boards.get(board_name), IMAGE)
     proc = subprocess.run(

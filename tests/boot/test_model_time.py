@@ -19,7 +19,7 @@ import bootlib
 IMAGE = "tests/firmware/model_time.elf"
 # board: (the program's source, its period's #define, in units of 1 / Hz)
 SYSTICK = ("tests/firmware/model_time.c", "SYSTICK_PERIOD_US", 1_000_000)
-TIMERS = {name: SYSTICK for name, b in boards.BOARDS.items() if b.cortex_m}
+TIMERS = {name: SYSTICK for name, b in boards.BOARDS.items() if b.dwt}
 TIMERS["riscv32-virt"] = ("tests/firmware/model_time_riscv.c",
                           "TIMER_PERIOD", 10_000_000)
 # The interrupt comes after the instruction that reaches the deadline,

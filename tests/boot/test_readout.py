@@ -13,7 +13,7 @@ from pathlib import Path
 
 import boot
 import readout
-from bootlib import HANGS_IN_A_SECTION, expect_exit
+from bootlib import HANGS_IN_A_SECTION, empty_section_clocks, expect_exit
 from common import REPO
 
 PER_BOARD = True
@@ -97,7 +97,8 @@ def test_host_readout_counts_instructions_under_icount(ctx, board):
         assert s.instructions == s.clocks, (
             f"section {s.number}: {s.instructions} instructions, "
             f"{s.clocks} clocks")
-    assert core.sections[1].clocks == 1, core.sections[1]
+    assert core.sections[1].clocks == empty_section_clocks(board), \
+        core.sections[1]
 
 
 def test_silent_firmware_gets_its_report_from_the_host(ctx, board):
@@ -114,9 +115,12 @@ def test_silent_firmware_gets_its_report_from_the_host(ctx, board):
                         f"{base:#010x} (the guest printed none):"), \
         proc.stdout
     assert lines[1] == "--Performance Counter Report--", proc.stdout
-    # An empty section measures 1 clock; it ran twice
-    assert re.search(r"^\|section 2 +\| *[0-9.e-]+\| *[0-9.]+\| +2\| +2\|$",
-                     proc.stdout, re.M), proc.stdout
+    # An empty section ran twice (each its clock, or on Armv6-M up to
+    # two: where GCC put the literal loads)
+    m = re.search(r"^\|section 2 +\| *[0-9.e-]+\| *[0-9.]+\| +(\d+)\| +2\|$",
+                  proc.stdout, re.M)
+    assert m and 2 <= int(m[1]) <= 2 * empty_section_clocks(board), \
+        proc.stdout
     assert re.search(r"^\|section 1 +\| +0\| +0\.00000\| +0\| +0\|$",
                      proc.stdout, re.M), proc.stdout
     # Nothing of the second core, which counted nothing

@@ -1,7 +1,8 @@
 /*
  * uart_ticker on the Cortex-M boards (the MPS2 images, QEMU's
- * hw/arm/mps2.c and mps2-tz.c; lm3s6965evb, stellaris.c); the console is
- * the board's UART driver (cmsdk_uart.c or pl011.c):
+ * hw/arm/mps2.c and mps2-tz.c; lm3s6965evb, stellaris.c; microbit,
+ * microbit.c); the console is the board's UART driver (cmsdk_uart.c,
+ * pl011.c or nrf51_uart.c):
  *
  * - The vector table first in flash (VTOR resets there: 0, or 0x10000000
  *   on the AN505; the AN547's 0 is its ITCM, which the image fills
@@ -12,10 +13,11 @@
  * - Tick: SysTick (exception 15) on the processor clock (CSR.CLKSOURCE
  *   = 1), which QEMU clocks from the board's SYSCLK (SYSCLK_HZ, from the
  *   build: 25 MHz, the AN505's 20 MHz, the AN547's 32 MHz, the
- *   LM3S6965's 12.5 MHz at reset); an interrupt every SYSCLK_HZ / 1000
- *   clocks, exactly 1 ms, reloaded by the hardware (no drift).  Under
- *   -icount shift=5 that is 31,250 instructions.  The exception entry is
- *   a plain C function (the hardware stacks what AAPCS needs).
+ *   LM3S6965's 12.5 MHz at reset, the nRF51's 16 MHz); an interrupt
+ *   every SYSCLK_HZ / 1000 clocks, exactly 1 ms, reloaded by the
+ *   hardware (no drift).  Under -icount shift=5 that is 31,250
+ *   instructions.  The exception entry is a plain C function (the
+ *   hardware stacks what AAPCS needs).
  *
  * SPDX-License-Identifier: MIT
  */
