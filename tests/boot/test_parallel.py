@@ -18,7 +18,7 @@ from common import REPO, say
 PROFILE = REPO / "scripts" / "profile"
 STANDIN = Path(__file__).parent / "helpers" / "standin_build.py"
 BOARDS = list(boards.BOARDS)
-RUNS = 8
+RUNS = len(BOARDS)          # one a board
 
 PROGRAM = r'''
 #include <stdio.h>
