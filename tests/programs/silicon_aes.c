@@ -6,7 +6,9 @@
  * the bench compiles them from the user's checkout with this program.
  * Built with -DENCRYPT=<the checkout's encrypt function> and, where the
  * checkout has one for the core, -DKEYSCHEDULE=<its AES-128 key
- * schedule>.  The T table and the reference key expansion are ours.
+ * schedule>, and linked with the checkout's lookup tables
+ * (aes/lookup_tables.c: the S-box and T tables the ciphers read).  The
+ * reference key expansion is ours.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -26,8 +28,7 @@ void ENCRYPT(uint8_t *rk, const uint8_t *in, uint8_t *out, size_t rounds);
 void KEYSCHEDULE(uint8_t *rk, const uint8_t *key);
 #endif
 
-/* The ciphers' one table: S-box column (1, 3, 2, 1), as Te2 */
-uint32_t AES_Te2[256];
+/* The S-box of the reference key expansion */
 static uint8_t sbox[256];
 
 static uint8_t xtime(uint8_t x)
@@ -40,7 +41,7 @@ static uint8_t rotl8(uint8_t x, unsigned n)
     return (uint8_t)(x << n | x >> (8 - n));
 }
 
-static void make_tables(void)
+static void make_sbox(void)
 {
     uint8_t p = 1, q = 1;
 
@@ -57,11 +58,6 @@ static void make_tables(void)
                   rotl8(q, 4) ^ 0x63;
     } while (p != 1);
     sbox[0] = 0x63;
-    for (unsigned i = 0; i < 256; i++) {
-        uint32_t s = sbox[i], s2 = xtime(sbox[i]), s3 = s2 ^ s;
-
-        AES_Te2[i] = s | s3 << 8 | s2 << 16 | s << 24;
-    }
 }
 
 /* FIPS-197 key expansion: nk key words, rounds + 1 round keys */
@@ -121,7 +117,7 @@ int main(void)
     uint8_t key[32];
     int wrong = 0;
 
-    make_tables();
+    make_sbox();
     for (unsigned i = 0; i < sizeof(key); i++) {
         key[i] = i;
     }
