@@ -66,6 +66,9 @@
 #define PERFORMANCE_COUNTER_1_HOW_MANY_SECTIONS 3
 #define PERFORMANCE_COUNTER_1_IRQ 65
 
+/* QEMU's rv32 implements the privileged architecture 1.12 */
+#define BOARD_RISCV_HAS_MCOUNTINHIBIT 1
+
 /* The ACLINT machine timer (mtime), 10 MHz on this board */
 #define BOARD_TIMER_HZ 10000000
 

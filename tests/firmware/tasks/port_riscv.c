@@ -1,5 +1,5 @@
 /*
- * The test scheduler's port to riscv32-virt in machine mode (tasks.c):
+ * The test scheduler's port to the RISC-V boards in machine mode (tasks.c):
  * tasks switched by the machine timer's trap; a task waiting for the
  * next tick yields by ECALL, and every NMI_EVERY ticks the timer's
  * handler makes an ECALL itself, taken inside it (a nested exception)
@@ -15,9 +15,10 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "system.h"
 #include "tasks.h"
 
-#define TICK_MTIME 50000        /* 5 ms: mtime runs at 10 MHz on virt */
+#define TICK_MTIME (BOARD_TIMER_HZ / 200)       /* 5 ms of mtime */
 #define FRAME_WORDS 32          /* x1, x3-x31, mepc, mstatus */
 #define CLINT_MTIMECMP 0x2004000
 #define CLINT_MTIME 0x200bff8

@@ -1,9 +1,10 @@
 /*
- * riscv32-virt board support: the performance counter cores' interrupts
- * through the PLIC, as machine external interrupts of hart 0 (PLIC
- * context 0).  QEMU's platform bus gives each -device perf-counter a
- * PLIC source, in the order the devices are plugged, from 64; the
- * device tree says which (its "interrupts"), system.h's
+ * RISC-V board support (riscv32-virt, sifive_e): the performance counter
+ * cores' interrupts through the PLIC (at 0x0c000000 on both), as machine
+ * external interrupts of hart 0 (PLIC context 0).  The board gives each
+ * -device perf-counter a PLIC source, in the order the devices are
+ * plugged (virt's platform bus from 64, as the device tree's
+ * "interrupts" say; sifive_e from 40); system.h's
  * PERFORMANCE_COUNTER_IRQ... hold them for the cores the scripts attach.
  *
  * Enabling one installs this file's trap vector (mtvec), which also

@@ -1,28 +1,26 @@
 /*
- * uart_ticker on riscv32-virt (QEMU "virt", rv32imac, machine mode,
- * -bios none; hw/riscv/virt.c):
+ * uart_ticker on the RISC-V boards in machine mode (riscv32-virt: QEMU
+ * "virt", rv32imac, -bios none, hw/riscv/virt.c; sifive_e: the FE310,
+ * hw/riscv/sifive_e.c); the console is the board's UART driver
+ * (ns16550.c or sifive_uart.c):
  *
- * - UART: NS16550A UART0 at 0x10000000 (LSR.THRE before THR).
- * - Tick: the CLINT's machine timer, mtime counting 10 MHz (system.h's
- *   BOARD_TIMER_HZ): each mtimecmp (hart 0, 0x02004000, 64 bits) is the
- *   previous one + 10000, exactly 1 ms; under -icount shift=3 that is
- *   125,000 instructions.  (QEMU raises the interrupt when mtime, which
- *   it derives from virtual time in whole 100 ns steps, reaches
- *   mtimecmp: up to 100 ns late, never drifting.)  The machine timer
- *   interrupt (mie.MTIE, mcause 0x80000007) comes to mtvec, direct
- *   mode: riscv_trap(), a GCC interrupt("machine") function (it saves
- *   what it and its callees may change and returns with mret).
+ * - Tick: the CLINT's machine timer, mtime counting BOARD_TIMER_HZ
+ *   (10 MHz on virt, 32768 Hz on sifive_e): each mtimecmp (hart 0,
+ *   0x02004000, 64 bits) is the previous one + BOARD_TIMER_HZ / 1000,
+ *   1 ms (on sifive_e 32 or 33 mtime ticks, 1 ms on average); on virt
+ *   under -icount shift=3 that is 125,000 instructions.  (QEMU raises
+ *   the interrupt when mtime, which it derives from virtual time in
+ *   whole steps, reaches mtimecmp: up to a step late, never drifting.)
+ *   The machine timer interrupt (mie.MTIE, mcause 0x80000007) comes to
+ *   mtvec, direct mode: riscv_trap(), a GCC interrupt("machine")
+ *   function (it saves what it and its callees may change and returns
+ *   with mret).
  *
  * SPDX-License-Identifier: MIT
  */
 #include "io.h"
 #include "system.h"
 #include "uart_ticker.h"
-
-#define UART0_BASE 0x10000000
-#define UART_THR 0
-#define UART_LSR 5
-#define UART_LSR_THRE (1u << 5)
 
 #define CLINT_MTIMECMP_LO 0x02004000
 #define CLINT_MTIMECMP_HI 0x02004004
@@ -36,21 +34,8 @@
 #define TIMER_PERIOD (BOARD_TIMER_HZ / TICK_HZ)
 
 static alt_u64 next_compare;
-
-void board_uart_init(void)
-{
-    /* QEMU's 16550 needs no setup to send */
-}
-
-void board_uart_putc(char c)
-{
-    volatile alt_u8 *uart = (volatile alt_u8 *)UART0_BASE;
-
-    while (!(uart[UART_LSR] & UART_LSR_THRE)) {
-        continue;
-    }
-    uart[UART_THR] = (alt_u8)c;
-}
+/* Of BOARD_TIMER_HZ / TICK_HZ's fraction, in 1 / TICK_HZ of a tick */
+static alt_u32 period_remainder;
 
 static alt_u64 read_mtime(void)
 {
@@ -71,7 +56,6 @@ static void write_mtimecmp(alt_u64 value)
     IOWR_32DIRECT(CLINT_MTIMECMP_LO, 0, (alt_u32)value);
 }
 
-
 __attribute__((interrupt("machine"), aligned(4)))
 static void riscv_trap(void)
 {
@@ -81,8 +65,17 @@ static void riscv_trap(void)
     if (cause != MCAUSE_MACHINE_TIMER) {
         uart_ticker_fault("mcause", cause);
     }
-    /* The next tick 1 ms after this one: drops mip.MTIP */
+    /*
+     * The next tick 1 ms after this one, on average where mtime's rate
+     * is no multiple of 1 kHz (as Bresenham's line steps): drops
+     * mip.MTIP
+     */
     next_compare += TIMER_PERIOD;
+    period_remainder += BOARD_TIMER_HZ % TICK_HZ;
+    if (period_remainder >= TICK_HZ) {
+        period_remainder -= TICK_HZ;
+        next_compare++;
+    }
     write_mtimecmp(next_compare);
     tick_handler();
 }

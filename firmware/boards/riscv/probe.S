@@ -1,7 +1,7 @@
 /*
- * riscv32-virt board support: reading an address that may be empty.  On
- * the virt board a load from an address nothing answers at is a load
- * access fault, so the load runs under a trap vector of its own (mtvec)
+ * RISC-V board support (riscv32-virt, sifive_e): reading an address that
+ * may be empty.  On these boards a load from an address nothing answers
+ * at is a load access fault, so the load runs under a trap vector of its own (mtvec)
  * that resumes after it and reports the fault.
  *
  * int board_probe_read(alt_u32 addr, alt_u32 *value): 0, or -1 if the

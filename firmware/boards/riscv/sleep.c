@@ -1,6 +1,6 @@
 /*
- * riscv32-virt board support: sleeping with WFI, woken by the machine
- * timer.  mstatus.MIE is cleared meanwhile: WFI wakes on a pending
+ * RISC-V board support (riscv32-virt, sifive_e): sleeping with WFI,
+ * woken by the machine timer.  mstatus.MIE is cleared meanwhile: WFI wakes on a pending
  * enabled interrupt all the same, and no handler runs.
  *
  * SPDX-License-Identifier: MIT

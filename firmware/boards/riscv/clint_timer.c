@@ -1,7 +1,8 @@
 /*
- * riscv32-virt board support: the ACLINT machine timer (mtime, 64 bits,
- * counting virtual time from reset) as the board timer, the board clock
- * and the source of the system tick.
+ * RISC-V board support (riscv32-virt, sifive_e: SiFive's CLINT at
+ * 0x02000000 on both): the machine timer (mtime, 64 bits, counting
+ * virtual time from reset, at BOARD_TIMER_HZ) as the board timer, the
+ * board clock and the source of the system tick.
  *
  * SPDX-License-Identifier: MIT
  */

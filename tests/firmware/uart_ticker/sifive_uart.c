@@ -1,0 +1,27 @@
+/*
+ * uart_ticker's console on sifive_e: the FE310's UART0 at UART0_BASE
+ * (from meson.build).  It sends once txctrl.txen is set; a byte may be
+ * written while txdata's FULL bit is clear.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "io.h"
+#include "uart_ticker.h"
+
+#define UART_TXDATA 0x00
+#define UART_TXDATA_FULL (1u << 31)
+#define UART_TXCTRL 0x08
+#define UART_TXCTRL_TXEN 1u
+
+void board_uart_init(void)
+{
+    IOWR_32DIRECT(UART0_BASE, UART_TXCTRL, UART_TXCTRL_TXEN);
+}
+
+void board_uart_putc(char c)
+{
+    while (IORD_32DIRECT(UART0_BASE, UART_TXDATA) & UART_TXDATA_FULL) {
+        continue;
+    }
+    IOWR_32DIRECT(UART0_BASE, UART_TXDATA, (alt_u8)c);
+}
