@@ -138,6 +138,8 @@ MPS3_AN547_RAM = [(0x00000000, 512 * 1024), (0x10000000, 512 * 1024),
                   (0x21000000, 4 * MiB), (0x31000000, 4 * MiB)]
 # hw/arm/nrf51_soc.c: the nRF51822's 256 KiB of flash and 16 KiB of SRAM
 NRF51822_MEMORY = [(0x00000000, 256 * 1024), (0x20000000, 16 * 1024)]
+# hw/riscv/sifive_e.c: the XIP flash (a ROM here) and the 16 KiB DTIM
+SIFIVE_E_MEMORY = [(0x20000000, 512 * MiB), (0x80000000, 16 * 1024)]
 # hw/arm/stellaris.c, LM3S6965: 256 KiB of flash, 64 KiB of SRAM
 LM3S6965_MEMORY = [(0x00000000, 256 * 1024), (0x20000000, 64 * 1024)]
 VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
@@ -179,6 +181,11 @@ BOARDS = {b.name: b for b in [
     Board("riscv32-virt", "riscv32", "rv32imac",
           ["-machine", "virt", "-bios", "none", "-seed", "1",
            "-nodefaults"], [], [(0x80000000, VIRT_RAM_SIZE)]),
+    # The FE310 (hw/riscv/sifive_e.c): code in the XIP flash, data in
+    # the DTIM; its two UARTs
+    Board("sifive_e", "riscv32", "E31 (rv32imac)",
+          ["-machine", "sifive_e", "-nodefaults"], [], SIFIVE_E_MEMORY,
+          uarts=2),
     # The PL011 and the auxiliary mini UART
     Board("raspi1ap", "arm", "ARM1176JZF-S",
           ["-machine", "raspi1ap", "-nodefaults"], [], RASPI_RAM,

@@ -15,7 +15,7 @@ EXACT = 0   # the profile "period" that counts every instruction
 CYCLE_MODELS = {"mps2-an385": "m3", "mps2-an386": "m4", "mps2-an500": "m7",
                 "mps2-an505": "m33", "mps3-an547": "m55",
                 "lm3s6965evb": "m3", "microbit": "m0",
-                "riscv32-virt": "e31"}
+                "riscv32-virt": "e31", "sifive_e": "e31"}
 NO_PROFILE = None   # a period that profiles nothing (cycles only)
 
 

@@ -197,8 +197,8 @@ def parse_args(argv):
                      "output")
     hot.add_argument("--cycles", action="store_true",
                      help="estimate the core's clock cycles with the "
-                     "plugin's timing model (Cortex-M3/M4/M7 on the mps2 "
-                     "boards, SiFive E31 on riscv32-virt; docs/cycles.md) "
+                     "plugin's timing model (the Cortex-M and RISC-V "
+                     "boards'; docs/cycles.md) "
                      "and print them for the run and per function after "
                      "the guest's output; the counter cores count them "
                      "as their clock (sections and report in estimated "

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Tasks and interrupt handlers, followed host-side with nothing in the
 firmware (tests/firmware/tasks: a preemptive scheduler, by PendSV on the
-MPS2 boards' Cortex-M, by the timer's trap on riscv32-virt and by the
+Cortex-M boards, by the timer's trap on the RISC-V boards and by the
 tick's IRQ on arm-virt's Cortex-A15 and raspi1ap's ARM1176, with a
 FreeRTOS-named control block laid out its own way): names read through
 DWARF, exact handler runs with nesting, each task's deepest stack
@@ -40,7 +40,9 @@ WORK_TASKS = {"alpha": 1, "beta": 2, "gamma": 3}     # units per tick
 def handlers(board_name):
     if boards.get(board_name).cortex_m:
         return M_HANDLERS
-    return RISCV_HANDLERS if board_name == "riscv32-virt" else ARM_HANDLERS
+    if boards.get(board_name).arch == "riscv32":
+        return RISCV_HANDLERS
+    return ARM_HANDLERS
 
 
 def run(ctx, board_name):

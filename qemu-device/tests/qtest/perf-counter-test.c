@@ -30,8 +30,10 @@ static const Board boards[] = {
     { "arm", "mps2-an505", 0x40400000 },
     { "arm", "mps3-an547", 0x40400000 },
     { "arm", "lm3s6965evb", 0x40080000 },
+    { "arm", "microbit", 0x40080000 },
     { "arm", "virt", 0x0c000000 },
     { "riscv32", "virt", 0x04000000 },
+    { "riscv32", "sifive_e", 0x10040000 },
 };
 
 /* Base of the device under test, set by start_board() */
