@@ -1,14 +1,13 @@
 /*
  * arm-virt board support: the Arm generic timer's virtual count
  * (CNTVCT, 64 bits, counting virtual time from reset) as the board
- * timer, the board clock and the source of the system tick.
+ * clock, which the board timer and the system tick count
+ * (firmware/boards/clock/).
  *
  * SPDX-License-Identifier: MIT
  */
 #include "board.h"
 #include "system.h"
-
-static alt_u64 timer_start;
 
 alt_u64 board_clock_read(void)
 {
@@ -17,20 +16,4 @@ alt_u64 board_clock_read(void)
     __asm__ volatile("isb\n\tmrrc p15, 1, %0, %1, c14"
                      : "=r"(lo), "=r"(hi));
     return (alt_u64)hi << 32 | lo;
-}
-
-void board_timer_start(void)
-{
-    timer_start = board_clock_read();
-}
-
-alt_u32 board_timer_read(void)
-{
-    return (alt_u32)(board_clock_read() - timer_start);
-}
-
-alt_u32 board_nticks(void)
-{
-    return (alt_u32)(board_clock_read() /
-                     (BOARD_TIMER_HZ / BOARD_TICKS_PER_SECOND));
 }

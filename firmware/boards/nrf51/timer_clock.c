@@ -1,8 +1,8 @@
 /*
  * nRF51 board support: TIMER0 as the board timer and clock, 32 bits at
  * 1 MHz (the part's 16 MHz through its prescaler), started by the first
- * read; a read captures the count into CC[0].  The system tick is the
- * clock's, 100 a second.
+ * read; a read captures the count into CC[0].  The board timer and the
+ * system tick (100 a second) count this clock (firmware/boards/clock/).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -27,7 +27,6 @@
 #endif
 
 static int started;
-static alt_u32 timer_start;
 
 alt_u64 board_clock_read(void)
 {
@@ -40,19 +39,4 @@ alt_u64 board_clock_read(void)
     }
     IOWR_32DIRECT(TIMER0_BASE, TASKS_CAPTURE0, 1);
     return IORD_32DIRECT(TIMER0_BASE, CC0);
-}
-
-void board_timer_start(void)
-{
-    timer_start = board_clock_read();
-}
-
-alt_u32 board_timer_read(void)
-{
-    return board_clock_read() - timer_start;
-}
-
-alt_u32 board_nticks(void)
-{
-    return board_clock_read() / (BOARD_TIMER_HZ / BOARD_TICKS_PER_SECOND);
 }

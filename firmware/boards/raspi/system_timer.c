@@ -1,7 +1,8 @@
 /*
  * raspi board support: the BCM2835 system timer's free-running 64-bit
  * count (CHI:CLO, 1 MHz, counting virtual time from reset) as the board
- * timer, the board clock and the source of the system tick.
+ * clock, which the board timer and the system tick count
+ * (firmware/boards/clock/).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -9,8 +10,6 @@
 #include "io.h"
 #include "raspi.h"
 #include "system.h"
-
-static alt_u64 timer_start;
 
 alt_u64 board_clock_read(void)
 {
@@ -23,20 +22,4 @@ alt_u64 board_clock_read(void)
     } while (hi != IORD_32DIRECT(BCM2835_SYSTIMER_BASE,
                                  BCM2835_SYSTIMER_CHI));
     return (alt_u64)hi << 32 | lo;
-}
-
-void board_timer_start(void)
-{
-    timer_start = board_clock_read();
-}
-
-alt_u32 board_timer_read(void)
-{
-    return (alt_u32)(board_clock_read() - timer_start);
-}
-
-alt_u32 board_nticks(void)
-{
-    return (alt_u32)(board_clock_read() /
-                     (BOARD_TIMER_HZ / BOARD_TICKS_PER_SECOND));
 }

@@ -1,8 +1,9 @@
 /*
  * SSE-300 board support: the system counter (the Armv8-M system
  * timestamp generator, 64 bits, on the processor clock) as the board
- * timer and the board clock.  It stops at reset; the first read starts
- * it.  Its control frame is Secure only, where this firmware runs.
+ * clock, which the board timer counts (firmware/boards/clock/).  It
+ * stops at reset; the first read starts it.  Its control frame is Secure
+ * only, where this firmware runs.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -14,8 +15,6 @@
 #define CNTCV_LO 2
 #define CNTCV_HI 3
 #define CNTCR_EN 1
-
-static alt_u64 timer_start;
 
 alt_u64 board_clock_read(void)
 {
@@ -30,14 +29,4 @@ alt_u64 board_clock_read(void)
         lo = IORD(BOARD_SYSTEM_COUNTER_BASE, CNTCV_LO);
     } while (hi != IORD(BOARD_SYSTEM_COUNTER_BASE, CNTCV_HI));
     return (alt_u64)hi << 32 | lo;
-}
-
-void board_timer_start(void)
-{
-    timer_start = board_clock_read();
-}
-
-alt_u32 board_timer_read(void)
-{
-    return (alt_u32)(board_clock_read() - timer_start);
 }
