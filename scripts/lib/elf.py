@@ -110,4 +110,21 @@ def _read_symbols(image, elf):
                 # Thumb functions have bit 0 set
                 image.functions.append((symbol["st_value"] & ~1,
                                         symbol["st_size"], symbol.name))
-    image.functions.sort()
+    image.functions = _sized(sorted(image.functions), image.segments)
+
+
+def _sized(functions, segments):
+    """functions, those without a size (assembly without .size) reaching
+    to the next function, or to the end of their segment."""
+    starts = sorted({start for start, _, _ in functions})
+    sized = []
+    for start, size, name in functions:
+        if not size:
+            ends = [s.addr + s.size for s in segments
+                    if s.executable and s.addr <= start < s.addr + s.size]
+            i = bisect.bisect_right(starts, start)
+            if ends and i < len(starts):
+                ends.append(starts[i])
+            size = min(ends) - start if ends else 0
+        sized.append((start, size, name))
+    return sized

@@ -434,6 +434,63 @@ def test_profile_cycles_prints_the_run_and_each_function(ctx, board):
     assert section["clocks"] <= core["global"]["clocks"] <= int(m.group(1))
 
 
+# An assembly routine without .size (as Keccak's permutation in pqm4)
+# that loops n times, and a program calling it
+SIZELESS = {
+    "thumb": """\
+    .syntax unified
+    .thumb
+    .text
+    .global spin
+    .type spin, %function
+    .thumb_func
+spin:
+1:  subs r0, r0, #1
+    bne 1b
+    bx lr
+""",
+    "riscv32": """\
+    .text
+    .global spin
+    .type spin, @function
+spin:
+1:  addi a0, a0, -1
+    bnez a0, 1b
+    ret
+""",
+}
+SIZELESS_MAIN = """\
+void spin(unsigned n);
+
+int main(void)
+{
+    spin(20000);
+    return 0;
+}
+"""
+
+
+def test_a_routine_without_a_size_has_its_row(ctx, board):
+    """scripts/profile --cycles counts an assembly routine that has no
+    .size (to the next function) in a row of its own."""
+    if expected(board) is None:
+        return
+    isa = "riscv32" if board.arch == "riscv32" else board.isa
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "main.c").write_text(SIZELESS_MAIN)
+        (Path(tmp) / "spin.S").write_text(SIZELESS[isa])
+        proc = subprocess.run(
+            [str(REPO / "scripts" / "profile"), "--board", board.name,
+             "--cycles", "main.c", "spin.S"], cwd=tmp,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = re.findall(r"^\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+spin$",
+                      proc.stdout, re.M)
+    # its loop: 2 instructions an iteration, and the return
+    assert rows and int(rows[0][1]) == 2 * 20000 + 1, proc.stdout
+
+
 def clock_run(ctx, board):
     """cycles_clock.elf booted once with clock=cycles and a window on
     clock_loop and on each ADDS of clock_adds: (guest lines, windows,
