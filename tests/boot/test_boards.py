@@ -74,7 +74,9 @@ def test_count_above_2_32_reads_through_hi_and_lo(ctx, board):
     # Seconds by the board clock are seconds by the counter
     counter_s = section / config["freq"]
     clock_s = rec["clock_ticks"] / config["timer_hz"]
-    assert abs(counter_s - clock_s) < 1e-5, (counter_s, clock_s)
+    # (to a tick of the clock: 30.5 us on sifive_e's 32768 Hz mtime)
+    assert abs(counter_s - clock_s) < 1e-5 + 1 / config["timer_hz"], (
+        counter_s, clock_s)
 
 
 def test_time_agrees_with_board_timer(ctx, board):

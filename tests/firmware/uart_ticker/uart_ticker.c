@@ -38,14 +38,17 @@
  * |                   |                            | 62500 (62.5 MHz), GICv2 PPI ID 27      |            |           |
  * | riscv32-virt      | NS16550A 0x10000000        | CLINT mtimecmp += 10000 (10 MHz),      |   125,000* |       750 |
  * |                   |                            | machine timer interrupt (mcause 7)     |            |           |
+ * | sifive_e          | SiFive UART0 0x10013000    | CLINT mtimecmp += 32 or 33 (32768 Hz), |   250,000* |     1,500 |
+ * |                   |                            | machine timer interrupt (mcause 7)     |            |           |
  * | raspi1ap          | PL011 0x20201000           | BCM2835 system timer C1 += 1000        |  1,000,000 |     6,000 |
  * |                   |                            | (1 MHz), GPU IRQ 1 (IRQ pending 1)     |            |           |
  *
  * (*) On average: QEMU's CLINT fires at mtimecmp plus where in its
  * 100 ns step mtime was when mtimecmp was written, so a tick comes up to
  * 100 ns (12 instructions) late, never drifting (gaps of 124,999 and
- * 125,011 instructions, 125,000 on average).  On the other boards every
- * gap is exact.
+ * 125,011 instructions, 125,000 on average).  On sifive_e mtime's step
+ * is 30.5 us, so ticks are 32 or 33 of them apart, 1 ms on average.  On
+ * the other boards every gap is exact.
  *
  * The board's part is board_<dir>.c (UART, timer, interrupt entry;
  * Cortex-M's vector table) and start_arm.S / start_riscv.S (the entry
