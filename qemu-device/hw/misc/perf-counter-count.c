@@ -50,7 +50,7 @@ static void perf_counter_hook_events(PerfCounterState *s, uint32_t *want,
 }
 
 /* The hook's events the counters count in: those selected, the clock */
-static uint32_t perf_counter_events_counted(PerfCounterState *s)
+void perf_counter_events_counted_update(PerfCounterState *s)
 {
     uint32_t events = 0;
     unsigned i;
@@ -63,7 +63,7 @@ static uint32_t perf_counter_events_counted(PerfCounterState *s)
             events |= BIT(s->evsel[i]);
         }
     }
-    return events;
+    s->events_counted = events;
 }
 
 PerfCounterNow perf_counter_now(PerfCounterState *s)
@@ -72,7 +72,7 @@ PerfCounterNow perf_counter_now(PerfCounterState *s)
         .ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL),
         .insns = icount_enabled() ? icount_get_raw() : 0,
         /* Only those: each read costs the access time */
-        .read = perf_counter_events_counted(s),
+        .read = s->events_counted,
     };
     unsigned e;
 
@@ -87,7 +87,7 @@ PerfCounterNow perf_counter_now(PerfCounterState *s)
 /* An event the counters did not count until now counts from @now */
 void perf_counter_baseline_new(PerfCounterState *s, PerfCounterNow *now)
 {
-    uint32_t added = perf_counter_events_counted(s) & ~now->read;
+    uint32_t added = s->events_counted & ~now->read;
     unsigned e;
 
     if (!added) {

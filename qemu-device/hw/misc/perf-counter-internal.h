@@ -38,6 +38,8 @@ uint64_t perf_counter_event_count(PerfCounterState *s, unsigned counter,
                                   PerfCounterNow now);
 
 /* The counting (perf-counter-count.c) */
+/* After a change of the event selects or the clock: events_counted */
+void perf_counter_events_counted_update(PerfCounterState *s);
 /* An event the counters did not count until now counts from @now */
 void perf_counter_baseline_new(PerfCounterState *s, PerfCounterNow *now);
 /* Bring every running counter up to @now; call before any state change */

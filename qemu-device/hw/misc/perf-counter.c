@@ -130,6 +130,7 @@ static void perf_counter_clear_selects(PerfCounterState *s)
     for (i = 0; i < PERF_COUNTER_MAX_COUNTERS; i++) {
         s->evsel[i] = PERFCTR_EVENT_INSTRUCTIONS;
     }
+    perf_counter_events_counted_update(s);
 }
 
 static void perf_counter_clear(PerfCounterState *s)
@@ -422,6 +423,7 @@ static void perf_counter_write_select(PerfCounterState *s, unsigned counter,
             return;
         }
         s->evsel[counter] = value;
+        perf_counter_events_counted_update(s);
         s->counted_events[counter] = 0;
         s->wraps[counter] = 0;
         break;
@@ -576,6 +578,7 @@ static void perf_counter_realize(DeviceState *dev, Error **errp)
     s->hook.vcpu_index = s->cpu;
     s->hook.reached = perf_counter_reached;
     memset(s->hook.target, 0xff, sizeof(s->hook.target));
+    perf_counter_events_counted_update(s);
     perfctr_hook_add_client(&s->hook);
 }
 
@@ -625,12 +628,14 @@ static int perf_counter_pre_save(void *opaque)
 static int perf_counter_post_load(void *opaque, int version_id)
 {
     PerfCounterState *s = PERF_COUNTER(opaque);
-    PerfCounterNow now = perf_counter_now(s);
+    PerfCounterNow now;
 
-    memcpy(s->sync_events, now.events, sizeof(s->sync_events));
     if (version_id < 2) {
         perf_counter_clear_selects(s);
     }
+    perf_counter_events_counted_update(s);
+    now = perf_counter_now(s);
+    memcpy(s->sync_events, now.events, sizeof(s->sync_events));
     perf_counter_update(s, now);
     return 0;
 }

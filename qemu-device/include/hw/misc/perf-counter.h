@@ -63,6 +63,12 @@ struct PerfCounterState {
     char *clock;        /* "time" (NULL) or "cycles" */
     /* What the counters' time counts: PERFCTR_EVENT_NONE, virtual time */
     PerfctrEvent clock_event;
+    /*
+     * The hook's events the counters count in: those selected, the
+     * clock (derived from the selects, kept so that a read need not
+     * look at every counter's)
+     */
+    uint32_t events_counted;
 
     /* Global enable (START/STOP) */
     bool enabled;
