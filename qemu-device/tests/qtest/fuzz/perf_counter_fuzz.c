@@ -72,6 +72,28 @@ static uint64_t read_pair(QTestState *s, uint64_t addr)
     return (uint64_t)qtest_readl(s, addr + 4) << 32 | lo;
 }
 
+/*
+ * The 32-bit words of one register block, counters' words each, in one
+ * qtest command (reads have no effect on the core; time stands still
+ * between them): a qtest round trip per register made the checks cost
+ * most of each input
+ */
+static void read_block(QTestState *s, uint64_t addr, uint32_t *words,
+                       unsigned count)
+{
+    unsigned i;
+
+    qtest_memread(s, addr, words, 4 * count);
+    for (i = 0; i < count; i++) {
+        words[i] = le32_to_cpu(words[i]);
+    }
+}
+
+static uint64_t pair(const uint32_t *words)
+{
+    return (uint64_t)words[1] << 32 | words[0];
+}
+
 /* Whether [addr, addr + size) overlaps [start, end) of core's window */
 static bool touches(uint64_t addr, unsigned size, int core, uint64_t start,
                     uint64_t end)
@@ -97,31 +119,37 @@ static void check_invariants(QTestState *s, int core, Seen *seen,
                              bool rewound)
 {
     uint64_t base = PC_BASE + core * PC_MMIO_SIZE;
-    uint64_t global = read_pair(s, base);
-    uint64_t pending = 0;
+    uint32_t times[4 * MAX_COUNTERS], selects[4 * MAX_COUNTERS];
+    uint32_t flags[MAX_COUNTERS], events[2 * MAX_COUNTERS];
+    uint32_t snaps[4 * MAX_COUNTERS];
+    uint64_t global, pending = 0;
     bool high;
     uint32_t i;
 
     /* Reads first: a write (SNAPSHOT's too) would bring the flags up */
+    read_block(s, base, times, 4 * counters[core]);
+    read_block(s, base + PC_EVSEL(0), selects, 4 * counters[core]);
+    read_block(s, base + PC_FLAGS(0), flags, counters[core]);
+    read_block(s, base + PC_EVCNT(0), events, 2 * counters[core]);
+    global = pair(&times[0]);
     for (i = 0; i < counters[core]; i++) {
-        uint64_t time = read_pair(s, base + 16 * i);
-        uint64_t events = read_pair(s, base + PC_EVCNT(i));
-        uint32_t flags = qtest_readl(s, base + PC_FLAGS(i));
-        uint32_t ctrl = qtest_readl(s, base + PC_CTRL(i));
-        uint64_t thresh = read_pair(s, base + PC_THRESH(i));
+        uint64_t time = pair(&times[4 * i]);
+        uint64_t count = pair(&events[2 * i]);
+        uint32_t ctrl = selects[4 * i + 1];
+        uint64_t thresh = pair(&selects[4 * i + 2]);
 
         g_assert(time <= global);
-        g_assert(qtest_readl(s, base + PC_EVSEL(i)) < PC_NUM_EVENTS);
-        g_assert(!(flags & ~PC_FLAGS_MASK));
+        g_assert(selects[4 * i] < PC_NUM_EVENTS);
+        g_assert(!(flags[i] & ~PC_FLAGS_MASK));
         if ((ctrl & PC_CTRL_THRESH_EN) &&
-            (ctrl & PC_CTRL_THRESH_ON_TIME ? time : events) >= thresh) {
-            g_assert(flags & PC_FLAGS_THRESH);
+            (ctrl & PC_CTRL_THRESH_ON_TIME ? time : count) >= thresh) {
+            g_assert(flags[i] & PC_FLAGS_THRESH);
         }
         g_assert(rewound || time >= seen->time[i]);
-        g_assert(rewound || events >= seen->events[i]);
+        g_assert(rewound || count >= seen->events[i]);
         seen->time[i] = time;
-        seen->events[i] = events;
-        if (flags) {
+        seen->events[i] = count;
+        if (flags[i]) {
             pending |= BIT_ULL(i);
         }
     }
@@ -131,8 +159,9 @@ static void check_invariants(QTestState *s, int core, Seen *seen,
     g_assert(qtest_get_irq(s, PC_FIRST_IRQ + core) == high);
 
     qtest_writel(s, base + PC_SNAPSHOT, 0);
+    read_block(s, base + PC_SNAP_TIME(0), snaps, 4 * counters[core]);
     for (i = 0; i < counters[core]; i++) {
-        g_assert(read_pair(s, base + PC_SNAP_TIME(i)) == seen->time[i]);
+        g_assert(pair(&snaps[4 * i]) == seen->time[i]);
     }
 }
 
