@@ -171,10 +171,21 @@ uint64_t perf_counter_event_count(PerfCounterState *s, unsigned counter,
            perf_counter_new_events(s, counter, now);
 }
 
-/* Virtual ns a counter must count to show @ticks clocks */
+/*
+ * Virtual ns a counter must count to show @ticks clocks; UINT64_MAX
+ * (never) where they would not fit in 64 bits (a threshold near 2^64 on
+ * a clock slower than 1 GHz: muldiv64() would wrap, and the loop below
+ * count up to it one by one)
+ */
 static uint64_t perf_counter_ns_for(PerfCounterState *s, uint64_t ticks)
 {
-    uint64_t ns = muldiv64(ticks, NANOSECONDS_PER_SECOND, s->freq_hz);
+    uint64_t ns;
+
+    if (s->freq_hz < NANOSECONDS_PER_SECOND &&
+        ticks > muldiv64(UINT64_MAX, s->freq_hz, NANOSECONDS_PER_SECOND)) {
+        return UINT64_MAX;
+    }
+    ns = muldiv64(ticks, NANOSECONDS_PER_SECOND, s->freq_hz);
 
     while (muldiv64(ns, s->freq_hz, NANOSECONDS_PER_SECOND) < ticks) {
         ns++;

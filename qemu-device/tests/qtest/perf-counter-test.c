@@ -804,6 +804,22 @@ static void test_event_registers(const void *data)
     qtest_quit(qts);
 }
 
+/*
+ * A time threshold further than 64-bit nanoseconds reach is never
+ * reached, and arming it costs nothing (the fuzzer found it hanging)
+ */
+static void test_threshold_beyond_time(const void *data)
+{
+    QTestState *qts = start_intercepted(data);
+
+    pc_start(qts);
+    set_threshold(qts, 0, UINT64_MAX, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
+    qtest_clock_step(qts, 1000 * TICK_NS);
+    g_assert(!qtest_get_irq(qts, 0));
+    assert_eq(qtest_readl(qts, FLAGS(0)), 0);
+    qtest_quit(qts);
+}
+
 /* A time threshold raises the interrupt at its exact instant */
 static void test_threshold_on_time(const void *data)
 {
@@ -972,6 +988,7 @@ static const struct {
     { "readout-file-at-exit", test_readout_file_at_exit },
     { "event-registers", test_event_registers },
     { "threshold-on-time", test_threshold_on_time },
+    { "threshold-beyond-time", test_threshold_beyond_time },
     { "threshold-section-time", test_threshold_section_time },
     { "irq-or-of-flags", test_irq_or_of_flags },
     { "threshold-on-event-count", test_threshold_on_event_count },
