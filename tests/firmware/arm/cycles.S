@@ -1,50 +1,11 @@
 /*
- * Instruction sequences of known cycle counts on the Cortex-M3, M4 and
- * M7 (tests/boot/test_cycles.py): each function sets its registers up,
- * then runs its sequence between the labels cyc_NAME_start and
- * cyc_NAME_end, whose cycles the plugin counts with window=START-END.
- * An ISB (which ends QEMU's translated block) stands before and after
- * each sequence, so that no instruction outside it pipelines, pairs or
- * folds with one inside.  r4 points to cyc_data, whose first word holds
- * its own address (for chains of dependent loads).
+ * Instruction sequences of known cycle counts on the Thumb-2 cores
+ * (Cortex-M3, M4, M7, M33, M55; tests/boot/test_cycles.py), in the frame
+ * of cycles_frame.h.
  *
  * SPDX-License-Identifier: MIT
  */
-    .syntax unified
-    .thumb
-
-    .bss
-    .balign 8
-cyc_data:
-    .space 256
-
-    .text
-
-.macro begin name
-    .global cyc_\name
-    .type cyc_\name, %function
-    .thumb_func
-cyc_\name:
-    push {r4-r11, lr}
-    ldr r4, =cyc_data
-    str r4, [r4]
-    movs r5, #4
-.endm
-
-.macro start name
-    isb
-    .global cyc_\name\()_start
-cyc_\name\()_start:
-.endm
-
-.macro finish name
-    .global cyc_\name\()_end
-cyc_\name\()_end:
-    isb
-    pop {r4-r11, pc}
-    .ltorg
-    .size cyc_\name, . - cyc_\name
-.endm
+#include "cycles_frame.h"
 
 /* Loads: 8 independent (pipelined), 8 dependent (a chain) */
     begin ldr_independent
