@@ -93,7 +93,9 @@ __attribute__((naked)) void arm_pendsv_isr(void)
         "stmia r0!, {r4-r7}\n\t"
         "push {r3, lr}\n\t"
         "bl select_next_task\n\t"
-        "pop {r2, r3}\n\t"
+        "pop {r2, r3}\n"
+        /* r2: &pxCurrentTCB, r3: the EXC_RETURN to return with */
+        "port_restore_armv6m:\n\t"
         "ldr r1, [r2]\n\t"
         "ldr r0, [r1]\n\t"
         "adds r0, r0, #16\n\t"
@@ -124,23 +126,13 @@ __attribute__((naked)) void arm_svc_isr(void)
         "bx lr\n\t"
         ".ltorg\n\t");
 #else
+    /* PendSV's restore (its second half), returning to Thread mode */
     __asm__ volatile(
         ".syntax unified\n\t"
-        "ldr r3, =pxCurrentTCB\n\t"
-        "ldr r1, [r3]\n\t"
-        "ldr r0, [r1]\n\t"
-        "adds r0, r0, #16\n\t"
-        "ldmia r0!, {r4-r7}\n\t"
-        "mov r8, r4\n\t"
-        "mov r9, r5\n\t"
-        "mov r10, r6\n\t"
-        "mov r11, r7\n\t"
-        "msr psp, r0\n\t"
-        "subs r0, r0, #32\n\t"
-        "ldmia r0!, {r4-r7}\n\t"
-        "movs r0, #2\n\t"
-        "mvns r0, r0\n\t"           /* 0xfffffffd: Thread mode, PSP */
-        "bx r0\n\t"
+        "ldr r2, =pxCurrentTCB\n\t"
+        "movs r3, #2\n\t"
+        "mvns r3, r3\n\t"           /* 0xfffffffd: Thread mode, PSP */
+        "b port_restore_armv6m\n\t"
         ".ltorg\n\t");
 #endif
 }
