@@ -4,11 +4,11 @@
  * QEMU's execution loop tells the plugin, through the hook, of every
  * exception the guest takes: its number, where it interrupted and the
  * stack pointer there.  Returns are the instructions that return from
- * an exception (MRET, SUBS pc, lr...), seen at the next block's entry,
- * or, on Cortex-M, QEMU's own exception return, which the hook reports
- * with the IPSR after it (a tail-chained exception is entered there).
- * So each vCPU runs one context at a time: the innermost active
- * handler, or else its current task.
+ * an exception (MRET, ERET, SUBS pc, lr...), seen at the next block's
+ * entry, or, on Cortex-M, QEMU's own exception return, which the hook
+ * reports with the IPSR after it (a tail-chained exception is entered
+ * there).  So each vCPU runs one context at a time: the innermost
+ * active handler, or else its current task.
  *
  * A return to the task level with a stack pointer other than the one
  * the task was interrupted with is a context switch: an RTOS swapped
@@ -175,14 +175,19 @@ static uint64_t read_reg(VcpuContexts *vc, struct qemu_plugin_register *reg)
     return value;
 }
 
-/* A 32-bit word of guest memory; 0 if it cannot be read */
-static uint64_t read_word(VcpuContexts *vc, uint64_t addr)
+/* A pointer in guest memory (64-bit in A64); 0 if it cannot be read */
+static uint64_t read_pointer(VcpuContexts *vc, uint64_t addr)
 {
-    if (!qemu_plugin_read_memory_vaddr(addr, vc->buf, 4)) {
+    unsigned size = isa == ISA_A64 ? 8 : 4;
+    uint64_t value = 0;
+
+    if (!qemu_plugin_read_memory_vaddr(addr, vc->buf, size)) {
         return 0;
     }
-    return vc->buf->data[0] | vc->buf->data[1] << 8 |
-           vc->buf->data[2] << 16 | (uint64_t)vc->buf->data[3] << 24;
+    while (size-- > 0) {
+        value = value << 8 | vc->buf->data[size];   /* little-endian */
+    }
+    return value;
 }
 
 static void note_sp(Context *c, uint64_t sp)
@@ -244,6 +249,11 @@ void contexts_vcpu_init(unsigned index)
         g_autoptr(GArray) all = qemu_plugin_get_registers();
         guint i;
 
+        /*
+         * GDB's names: every guest has sp and pc (AArch64's sp is the
+         * one in use, SP_EL0 or SP_ELx); lr, msp and psp are
+         * Cortex-M's, for its EXC_RETURN (AArch64 has no lr by name)
+         */
         for (i = 0; i < all->len; i++) {
             qemu_plugin_reg_descriptor *d =
                 &g_array_index(all, qemu_plugin_reg_descriptor, i);
@@ -346,7 +356,7 @@ static Context *rtos_task(VcpuContexts *vc, uint64_t key, uint64_t pc)
         }
     }
     if (rtos.stack_offset >= 0) {
-        t->stack_base = read_word(vc, key + rtos.stack_offset);
+        t->stack_base = read_pointer(vc, key + rtos.stack_offset);
     }
     g_hash_table_insert(tasks, &t->key, t);
     return t;
@@ -358,7 +368,7 @@ static Context *resumed_task(VcpuContexts *vc, uint64_t pc, uint64_t sp)
     Context *t = vc->task;
 
     if (rtos.current) {
-        uint64_t key = read_word(vc, rtos.current);
+        uint64_t key = read_pointer(vc, rtos.current);
 
         return !key || key == t->key ? t : rtos_task(vc, key, pc);
     }
@@ -454,7 +464,7 @@ void contexts_unmatched_return(unsigned index, uint64_t pc)
     if (!rtos.current || vc->nesting) {
         return;
     }
-    key = read_word(vc, rtos.current);
+    key = read_pointer(vc, rtos.current);
     if (key && key != vc->task->key) {
         /* An RTOS that switches tasks by a call (its first one, often) */
         account(vc, index);

@@ -14,9 +14,9 @@
 
 /*
  * tasks=CURRENT:NAME:LEN:STACK, where the RTOS keeps the running task:
- * the address of the pointer to its control block, the offsets in the
- * block of its name (LEN chars) and of its stack's lowest address
- * (- if not known); false if value is not that
+ * the address of the pointer (64-bit in A64) to its control block, the
+ * offsets in the block of its name (LEN chars) and of its stack's
+ * lowest address (- if not known); false if value is not that
  */
 bool contexts_parse_tasks(const char *value);
 void contexts_init(Isa isa, bool with_cycles);

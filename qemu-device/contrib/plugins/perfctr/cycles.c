@@ -226,9 +226,10 @@ void cycles_vcpu_init(unsigned vcpu)
 bool cycles_init(CyclesModel m, Isa guest_isa)
 {
     if (cores[m]->riscv != (guest_isa == ISA_RISCV) ||
-        guest_isa == ISA_A32) {
-        qemu_plugin_outs("perfctr: cycles=e31 is for rv32 guests, m3, m4 "
-                         "and m7 for Thumb ones\n");
+        guest_isa == ISA_A32 || guest_isa == ISA_A64) {
+        qemu_plugin_outs("perfctr: cycles=e31 is for rv32 guests, the "
+                         "m* models for Thumb ones; none is for a32 or "
+                         "a64 code\n");
         return false;
     }
     core = cores[m];

@@ -77,7 +77,8 @@ static inline uint32_t le32(const uint8_t *p)
 
 /*
  * Timing classes and register use (for cycles.c).  Register masks have
- * bit n for r<n> (Arm: 13 sp, 14 lr, 15 pc) or x<n> (RISC-V).
+ * bit n for r<n> (Arm: 13 sp, 14 lr, 15 pc) or x<n> (RISC-V; A64, where
+ * bit 31 is sp and xzr has none).
  */
 
 #define REG(n) (1u << (n))
@@ -140,5 +141,8 @@ bool isa_a32_timing(const uint8_t *bytes, size_t len, InsnTiming *out);
 bool isa_riscv_classify(const uint8_t *bytes, size_t len, uint64_t pc,
                         InsnClass *out);
 bool isa_riscv_timing(const uint8_t *bytes, size_t len, InsnTiming *out);
+bool isa_a64_classify(const uint8_t *bytes, size_t len, uint64_t pc,
+                      InsnClass *out);
+bool isa_a64_timing(const uint8_t *bytes, size_t len, InsnTiming *out);
 
 #endif

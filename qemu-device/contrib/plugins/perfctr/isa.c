@@ -3,8 +3,8 @@
  *
  * The one place that knows each architecture's calls, returns, branches,
  * traps, memory accesses and timing classes, decoded from the
- * instruction's bytes at translation time: isa-thumb.c, isa-a32.c and
- * isa-riscv.c, one instruction set each.
+ * instruction's bytes at translation time: isa-thumb.c, isa-a32.c,
+ * isa-a64.c and isa-riscv.c, one instruction set each.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -23,6 +23,8 @@ bool isa_classify(Isa isa, const uint8_t *bytes, size_t len, uint64_t pc,
         return isa_a32_classify(bytes, len, pc, out);
     case ISA_RISCV:
         return isa_riscv_classify(bytes, len, pc, out);
+    case ISA_A64:
+        return isa_a64_classify(bytes, len, pc, out);
     }
     return false;
 }
@@ -37,8 +39,22 @@ bool isa_timing(Isa isa, const uint8_t *bytes, size_t len, InsnTiming *out)
         return isa_a32_timing(bytes, len, out);
     case ISA_RISCV:
         return isa_riscv_timing(bytes, len, out);
+    case ISA_A64:
+        return isa_a64_timing(bytes, len, out);
     }
     return false;
+}
+
+uint32_t isa_sp_mask(Isa isa)
+{
+    switch (isa) {
+    case ISA_RISCV:
+        return REG(2);
+    case ISA_A64:
+        return REG(31);
+    default:
+        return REG(ARM_SP);
+    }
 }
 
 bool isa_links_next(Isa isa, const uint8_t *bytes, size_t len)

@@ -16,6 +16,7 @@ typedef enum Isa {
     ISA_THUMB,      /* Thumb and Thumb-2 (Cortex-M, Cortex-A in Thumb) */
     ISA_A32,        /* Arm state (ARM11, Cortex-A in Arm state) */
     ISA_RISCV,      /* RV32 with the C extension */
+    ISA_A64,        /* AArch64 state (Cortex-A53 and later) */
 } Isa;
 
 typedef enum InsnKind {
@@ -31,14 +32,14 @@ typedef struct InsnClass {
     InsnKind kind;
     bool direct;            /* target is known before it runs */
     /*
-     * Its encoding has a condition (B<c>, CBZ, BEQ...; a Thumb IT block
-     * may still predicate a branch whose encoding has none)
+     * Its encoding has a condition (B<c>, B.cond, CBZ, TBZ, BEQ...; a
+     * Thumb IT block may still predicate a branch whose encoding has none)
      */
     bool conditional;
     /*
-     * An Arm condition code may make it not execute (B<c>, Arm state's
-     * conditional instructions; not CBZ, whose test is its branch):
-     * for Thumb's IT, see isa_may_not_execute()
+     * An Arm condition code may make it not execute (B<c>, A64's B.cond,
+     * Arm state's conditional instructions; not CBZ, whose test is its
+     * branch): for Thumb's IT, see isa_may_not_execute()
      */
     bool predicated;
     uint64_t target;        /* where a direct branch or call goes */
@@ -78,7 +79,7 @@ typedef struct InsnTiming {
     uint8_t nregs;          /* registers a load or store multiple moves */
     int8_t op_a, op_b;      /* multiply and divide operands; -1: none */
     bool is_signed;         /* of the multiply or division */
-    uint32_t writes;        /* registers written, as a mask */
+    uint32_t writes;        /* registers written, as a mask (isa_sp_mask) */
     uint32_t reads;         /* registers read (address ones included) */
     uint32_t address;       /* registers that form a memory address */
     /* Thumb only (the Cortex-M33 model's rules): */
@@ -105,6 +106,12 @@ typedef struct InsnTiming {
  */
 bool isa_timing(Isa isa, const uint8_t *bytes, size_t len,
                 InsnTiming *out);
+
+/*
+ * The stack pointer's bit in InsnTiming's register masks: r13 (Arm
+ * state, Thumb), x2 (RISC-V), bit 31 (A64, where x31 is sp or xzr)
+ */
+uint32_t isa_sp_mask(Isa isa);
 
 /*
  * Classify the instruction of len bytes at pc.  Returns false if bytes

@@ -13,10 +13,12 @@
  *   stacks=on|off    follow calls and returns (default on)
  *   events=on|off    count the events the devices want (default on;
  *                    nothing is instrumented until a device wants one)
- *   isa=thumb|a32    the Arm instruction set the guest runs (default thumb)
+ *   isa=thumb|a32|a64
+ *                    the Arm instruction set the guest runs (default
+ *                    thumb; a64 for qemu-system-aarch64)
  *   cycles=MODEL     estimate cycles with a core's timing model: m0,
  *                    m0-small-mul, m3, m4, m7, m33, m55 (Thumb) or e31
- *                    (rv32); the device reads them as
+ *                    (rv32), none for a32 or a64; the device reads them as
  *                    PERFCTR_EVENT_CYCLES, out=FILE gets the totals
  *   window=START-END also count the cycles and instructions executed at
  *                    pcs START (included) to END (excluded); repeatable
@@ -155,8 +157,10 @@ static bool parse(const char *arg, ProfileConfig *config)
             config->isa = ISA_THUMB;
         } else if (g_str_equal(value, "a32")) {
             config->isa = ISA_A32;
+        } else if (g_str_equal(value, "a64")) {
+            config->isa = ISA_A64;
         } else {
-            return refuse(arg, "give thumb or a32");
+            return refuse(arg, "give thumb, a32 or a64");
         }
     } else if (g_str_equal(key, "cycles")) {
         if (!cycles_parse_model(value, &cycles_model)) {
@@ -207,8 +211,11 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 
     if (g_str_has_prefix(info->target_name, "riscv")) {
         config.isa = ISA_RISCV;
+    } else if (g_str_equal(info->target_name, "aarch64")) {
+        config.isa = ISA_A64;
     } else if (!g_str_equal(info->target_name, "arm")) {
-        qemu_plugin_outs("perfctr: this plugin knows arm and riscv only\n");
+        qemu_plugin_outs("perfctr: this plugin knows arm, aarch64 and riscv "
+                         "only\n");
         return -1;
     }
     for (i = 0; i < argc; i++) {

@@ -462,7 +462,7 @@ void profile_init(const ProfileConfig *cfg)
     children = pair_table();
     nodes = g_array_new(false, true, sizeof(NodeInfo));
     g_array_set_size(nodes, 1);
-    sp_bit = config.isa == ISA_RISCV ? 1u << 2 : 1u << 13;
+    sp_bit = isa_sp_mask(config.isa);
 }
 
 static bool links_next(struct qemu_plugin_insn *insn)
