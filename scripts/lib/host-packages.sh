@@ -15,6 +15,7 @@ PACKAGES="
     python3 python3-venv ninja-build pkg-config gcc libc6-dev make
     libglib2.0-dev libfdt-dev zlib1g-dev flex bison
     gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi
+    gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu
     gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
     device-tree-compiler clang libclang-rt-14-dev cmake
     python3-jsonschema libxml2-utils python3-pytest python3-pytest-xdist

@@ -20,7 +20,7 @@ from common import CACHE, REPO, Failure, run, say
 
 DEVICE_DIR = REPO / "qemu-device"
 SUPPORTED = re.compile(r"10\.0\.\d+$")
-ARCHES = ["arm", "riscv32"]
+ARCHES = ["arm", "aarch64", "riscv32"]
 TARGETS = [f"{arch}-softmmu" for arch in ARCHES]
 BINARIES = [f"qemu-system-{arch}" for arch in ARCHES]
 # Ours, and QEMU's own generic checks that every device type must pass
@@ -30,7 +30,8 @@ QTESTS = ["tests/qtest/perf-counter-test", "tests/qtest/armv7m-dwt-test",
 QTEST_ARCHES = {"tests/qtest/armv7m-dwt-test": ["arm"]}
 MINIMAL = [
     "--without-default-features", "--without-default-devices",
-    "--with-devices-arm=perf-counter", "--with-devices-riscv32=perf-counter",
+    "--with-devices-arm=perf-counter", "--with-devices-aarch64=perf-counter",
+    "--with-devices-riscv32=perf-counter",
     "--disable-docs", "--disable-werror", "--disable-install-blobs",
     "--python=/usr/bin/python3", "--enable-fdt=system",
 ]

@@ -32,6 +32,7 @@ static const Board boards[] = {
     { "arm", "lm3s6965evb", 0x40080000 },
     { "arm", "microbit", 0x40080000 },
     { "arm", "virt", 0x0c000000 },
+    { "aarch64", "virt", 0x0c000000 },
     { "riscv32", "virt", 0x04000000 },
     { "riscv32", "sifive_e", 0x10040000 },
 };
