@@ -108,9 +108,9 @@ int main(void)
         mismatches += !same;
         printf("round %d: software 0x%08lx_%08lx device 0x%08lx_%08lx %s\n",
                round, (unsigned long)(software[round] >> 32),
-               (unsigned long)software[round],
+               (unsigned long)(alt_u32)software[round],
                (unsigned long)(device[round] >> 32),
-               (unsigned long)device[round], same ? "OK" : "MISMATCH");
+               (unsigned long)(alt_u32)device[round], same ? "OK" : "MISMATCH");
     }
     printf("overflow interrupts: %lu, instructions in the rounds: %lu, "
            "extended count: %llu\n",

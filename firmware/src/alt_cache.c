@@ -15,7 +15,7 @@ static void data_barrier(void)
     /* ARMv6 (ARM1176): the barriers are CP15 operations */
     __asm__ volatile("mcr p15, 0, %0, c7, c10, 4" : : "r"(0) : "memory");
 #else
-    __asm__ volatile("dsb" : : : "memory");
+    __asm__ volatile("dsb sy" : : : "memory");
 #endif
 }
 
@@ -28,7 +28,7 @@ static void instruction_barrier(void)
                      "mcr p15, 0, %0, c7, c5, 4"        /* ISB */
                      : : "r"(0) : "memory");
 #else
-    __asm__ volatile("dsb\n\tisb" : : : "memory");
+    __asm__ volatile("dsb sy\n\tisb" : : : "memory");
 #endif
 }
 

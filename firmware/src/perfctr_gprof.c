@@ -14,8 +14,8 @@
 #include "perfctr_gprof.h"
 
 struct arc {
-    uint32_t from_pc;
-    uint32_t self_pc;
+    uintptr_t from_pc;
+    uintptr_t self_pc;
     uint32_t count;
 };
 
@@ -29,9 +29,10 @@ static void write_at_exit(void)
     perfctr_gprof_write();
 }
 
-static unsigned slot_of(uint32_t from_pc, uint32_t self_pc)
+static unsigned slot_of(uintptr_t from_pc, uintptr_t self_pc)
 {
-    uint32_t h = (from_pc * 2654435761u) ^ (self_pc * 40503u);
+    uint32_t h = ((uint32_t)from_pc * 2654435761u) ^
+                 ((uint32_t)self_pc * 40503u);
 
     return h % PERFCTR_GPROF_ARCS;
 }
@@ -70,19 +71,23 @@ void perfctr_gprof_arc(uintptr_t from_pc, uintptr_t self_pc)
     calls_lost++;
 }
 
-static void put32(unsigned char *p, uint32_t v)
+/* v, little-endian, in bytes bytes */
+static void put(unsigned char *p, uint64_t v, unsigned bytes)
 {
-    p[0] = v;
-    p[1] = v >> 8;
-    p[2] = v >> 16;
-    p[3] = v >> 24;
+    unsigned i;
+
+    for (i = 0; i < bytes; i++) {
+        p[i] = v >> 8 * i;
+    }
 }
 
 int perfctr_gprof_write(void)
 {
     /* The GNU header: "gmon", version 1, 12 spare bytes */
     unsigned char header[20] = { 'g', 'm', 'o', 'n', 1 };
-    unsigned char record[13];
+    /* A call arc: tag, two pcs as wide as the target's addresses, count */
+    enum { PC = sizeof(uintptr_t) };
+    unsigned char record[1 + 2 * PC + 4];
     FILE *f = fopen(PERFCTR_GPROF_FILE, "wb");
     unsigned i;
 
@@ -97,9 +102,9 @@ int perfctr_gprof_write(void)
             continue;
         }
         record[0] = 1;          /* a call arc */
-        put32(record + 1, arcs[i].from_pc);
-        put32(record + 5, arcs[i].self_pc);
-        put32(record + 9, arcs[i].count);
+        put(record + 1, arcs[i].from_pc, PC);
+        put(record + 1 + PC, arcs[i].self_pc, PC);
+        put(record + 1 + 2 * PC, arcs[i].count, 4);
         fwrite(record, 1, sizeof(record), f);
     }
     fclose(f);

@@ -30,7 +30,7 @@ class Board:
     # where an image may be loaded
     memory: list = field(default_factory=list)
     # The Arm instruction set the board's code is in (the profiler's
-    # decoder): thumb, or a32 for Arm state
+    # decoder): thumb, a32 for Arm state, a64 for AArch64
     isa: str = "thumb"
     # The UARTs the machine has (QEMU's serial_hd(0) to (uarts - 1));
     # one more can add a device (virt's second UART)
@@ -53,6 +53,11 @@ class Board:
     def dwt(self):
         """Whether the core has the DWT's cycle counter and the ITM."""
         return self.cortex_m and not self.armv6m
+
+    @property
+    def address_bytes(self):
+        """The width of a code address (gmon.out's pcs)."""
+        return 8 if self.arch == "aarch64" else 4
 
     @property
     def cross_file(self) -> Path:
@@ -178,6 +183,10 @@ BOARDS = {b.name: b for b in [
     Board("arm-virt", "arm", "Cortex-A15",
           ["-machine", "virt,dtb-randomness=off", "-cpu", "cortex-a15",
            "-nodefaults"], [], [(0x40000000, VIRT_RAM_SIZE)]),
+    # AArch64 at EL1, the virt board's GICv2 (its default with this CPU)
+    Board("aarch64-virt", "aarch64", "Cortex-A53",
+          ["-machine", "virt,dtb-randomness=off", "-cpu", "cortex-a53",
+           "-nodefaults"], [], [(0x40000000, VIRT_RAM_SIZE)], isa="a64"),
     Board("riscv32-virt", "riscv32", "rv32imac",
           ["-machine", "virt", "-bios", "none", "-seed", "1",
            "-nodefaults"], [], [(0x80000000, VIRT_RAM_SIZE)]),

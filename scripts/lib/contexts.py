@@ -46,11 +46,15 @@ def exception_name(board, number):
 
 def _vector_target(image, addr):
     """Where the Arm vector at addr branches to (B, B.W or LDR pc,
-    [pc, #imm]: the forms vector tables use), or None."""
+    [pc, #imm]: the forms vector tables use; B in AArch64), or None."""
     word = image.read(addr, 4)
     if word is None:
         return None
     w = int.from_bytes(word, "little")
+    if image.machine == "AArch64":
+        if w >> 26 == 0x05:                             # B (A64)
+            return addr + (((w & 0x3ffffff) ^ 0x2000000) - 0x2000000) * 4
+        return None
     if w >> 24 == 0xea:                                 # B (Arm state)
         return addr + 8 + (((w & 0xffffff) ^ 0x800000) - 0x800000) * 4
     if w & 0xfffff000 == 0xe59ff000:                    # LDR pc, [pc, #imm]
@@ -69,15 +73,19 @@ def _vector_target(image, addr):
 
 def _entry_name(image, addr):
     """The function at addr, or a label there (an assembly vector), or
-    the one a vector there branches to (an A-profile or ARM11 table)."""
+    the one a vector there branches to (an A-profile or ARM11 table).
+    An AArch64 table's first slot is at the table's own label (VBAR + 0,
+    a synchronous exception from SP_EL0): there the branch names it."""
     name = image.function_name(addr)
     if not name.startswith("0x"):
         return name
+    target = _vector_target(image, addr)
+    if target is not None and target != addr and image.machine == "AArch64":
+        return _entry_name(image, target)
     labels = sorted(n for n, v in image.symbols.items()
                     if v & ~1 == addr and not n.startswith("$"))
     if labels:
         return labels[0]
-    target = _vector_target(image, addr)
     return _entry_name(image, target) if target is not None and \
         target != addr else name
 

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """What the scripts read of an ELF image, with Debian's pyelftools: to
 check it before it is booted and to name the function an address is
-in: the header, the loadable segments and the symbols of 32-bit
-little-endian images."""
+in: the header, the loadable segments and the symbols of little-endian
+images (32-bit, and AArch64's 64-bit)."""
 
 import bisect
 import io
@@ -65,8 +65,8 @@ class Image:
 
 
 def read(path):
-    """Read path as a 32-bit little-endian ELF executable (with Debian's
-    pyelftools); NotElf if it is not one."""
+    """Read path as a little-endian ELF executable, 32-bit or AArch64's
+    64-bit (with Debian's pyelftools); NotElf if it is not one."""
     path = Path(path)
     data = path.read_bytes()
     if data[:4] != MAGIC:
@@ -77,12 +77,13 @@ def read(path):
         header = elf.header
         machine = MACHINES.get(header.e_machine,
                                f"machine {header.e_machine}")
-        if elf.elfclass != 32 or not elf.little_endian:
+        wide = elf.elfclass == 64 and machine == "AArch64"
+        if not (elf.elfclass == 32 or wide) or not elf.little_endian:
             kind = f"{elf.elfclass}-bit" + \
                 ("" if elf.little_endian else " big-endian")
             raise NotElf(f"{path} is a {kind} ELF image for {machine}; "
-                         f"the boards run 32-bit little-endian Arm or "
-                         f"RISC-V code")
+                         f"the boards run little-endian Arm (32-bit), "
+                         f"AArch64 or RISC-V (32-bit) code")
         if header.e_type != "ET_EXEC":
             raise NotElf(f"{path} is an ELF file but not an executable "
                          f"image (an object file or a library?): link it "

@@ -5,7 +5,8 @@ A 20-byte header ("gmon", version 1, 12 spare bytes), then records, each
 after a one-byte tag: histograms (low pc, high pc, number of bins,
 rate, a 15-character dimension and a 1-character abbreviation, then
 16-bit bins) and call arcs (caller pc, callee pc, 32-bit count), all in
-the target's (little-endian) byte order.
+the target's (little-endian) byte order; pcs are as wide as the
+target's addresses (4 bytes, 8 on AArch64).
 
 Bins are 2 bytes of code wide, so every instruction has its own bins,
 and they are written in chunks of CHUNK_BINS over the code that ran.
@@ -27,7 +28,13 @@ BIN_MAX = 0xffff
 COUNT_MAX = 0xffffffff
 
 
-def histogram_records(histogram, rate, dimension="seconds", abbrev="s"):
+def _pc(address_bytes):
+    """The struct format of a pc address_bytes wide."""
+    return {4: "I", 8: "Q"}[address_bytes]
+
+
+def histogram_records(histogram, rate, dimension="seconds", abbrev="s",
+                      address_bytes=4):
     """The histogram records of {pc: count}, rate counts per second."""
     chunk_bytes = CHUNK_BINS * BIN_BYTES
     chunks = {}
@@ -35,7 +42,8 @@ def histogram_records(histogram, rate, dimension="seconds", abbrev="s"):
         low = pc - pc % chunk_bytes
         bins = chunks.setdefault(low, [0] * CHUNK_BINS)
         bins[(pc - low) // BIN_BYTES] += count
-    header = struct.Struct("<BIIII15sc")
+    pc = _pc(address_bytes)
+    header = struct.Struct(f"<B{pc}{pc}II15sc")
     records = []
     for low in sorted(chunks):
         bins = chunks[low]
@@ -50,30 +58,34 @@ def histogram_records(histogram, rate, dimension="seconds", abbrev="s"):
     return records
 
 
-def arc_records(arcs):
+def arc_records(arcs, address_bytes=4):
     """The arc records of {(caller pc, callee pc): count}."""
+    arc = struct.Struct(f"<B{_pc(address_bytes) * 2}I")
     records = []
     for (caller, callee), count in sorted(arcs.items()):
         while count > 0:
-            records.append(struct.pack("<BIII", TAG_ARC, caller, callee,
-                                       min(count, COUNT_MAX)))
+            records.append(arc.pack(TAG_ARC, caller, callee,
+                                    min(count, COUNT_MAX)))
             count -= COUNT_MAX
     return records
 
 
-def write(path, histogram, arcs, rate, dimension="seconds", abbrev="s"):
+def write(path, histogram, arcs, rate, dimension="seconds", abbrev="s",
+          address_bytes=4):
     header = MAGIC + struct.pack("<I", VERSION) + bytes(12)
     data = header + b"".join(histogram_records(histogram, rate, dimension,
-                                               abbrev)
-                             + arc_records(arcs))
+                                               abbrev, address_bytes)
+                             + arc_records(arcs, address_bytes))
     with open(path, "wb") as f:
         f.write(data)
     return len(data)
 
 
-def read_arcs(path):
+def read_arcs(path, address_bytes=4):
     """The call arcs of a gmon.out (as the library's -pg support writes
     it), as {(caller pc, callee pc): count}; histograms are skipped."""
+    pc = _pc(address_bytes)
+    arc = struct.Struct(f"<{pc}{pc}I")
     data = open(path, "rb").read()
     if data[:4] != MAGIC:
         raise ValueError(f"{path} is not a gmon.out file")
@@ -83,12 +95,13 @@ def read_arcs(path):
         tag = data[off]
         off += 1
         if tag == TAG_ARC:
-            caller, callee, count = struct.unpack_from("<III", data, off)
+            caller, callee, count = arc.unpack_from(data, off)
             arcs[caller, callee] = arcs.get((caller, callee), 0) + count
-            off += 12
+            off += arc.size
         elif tag == TAG_HISTOGRAM:
-            bins = struct.unpack_from("<I", data, off + 8)[0]
-            off += 32 + 2 * bins
+            bins = struct.unpack_from("<I", data,
+                                      off + 2 * address_bytes)[0]
+            off += 2 * address_bytes + 24 + 2 * bins
         else:
             raise ValueError(f"{path}: unknown record tag {tag} at byte "
                              f"{off - 1}")

@@ -6,7 +6,9 @@ import subprocess
 
 from common import Failure
 
-TOOLS = {"arm": "arm-none-eabi-gprof", "riscv32": "riscv64-unknown-elf-gprof"}
+TOOLS = {"arm": "arm-none-eabi-gprof",
+         "aarch64": "aarch64-linux-gnu-gprof",
+         "riscv32": "riscv64-unknown-elf-gprof"}
 
 
 def tool(board):

@@ -59,9 +59,10 @@ class Profiler:
                     "the program wrote no gmon.out: build it with -pg "
                     "(scripts/profile --gprof does) and let it return from "
                     "main or call exit(), which writes the file")
-            arcs = gmon.read_arcs(guest_gmon)
+            arcs = gmon.read_arcs(guest_gmon, self.board.address_bytes)
         size = gmon.write(gmon_path, profile.histogram, arcs,
-                          *self.gmon_unit(unit))
+                          *self.gmon_unit(unit),
+                          address_bytes=self.board.address_bytes)
         what = "every instruction" if self.period == plugin.EXACT else \
             f"a sample every {self.period} clocks"
         report(f"profile: {profile.instructions} instructions, {what}; "

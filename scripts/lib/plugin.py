@@ -74,7 +74,7 @@ def with_options(extra, qemu, board, out, options):
 
 def _plugin_args(qemu, board, options):
     options = ["events=on"] + options
-    if board.arch == "arm":
+    if board.arch in ("arm", "aarch64"):
         options.append(f"isa={board.isa}")
     # QEMU's option syntax: a comma in a value is written twice
     return ["-plugin", ",".join([str(qemu.plugin).replace(",", ",,")]

@@ -9,13 +9,14 @@ import boards
 import elf
 from common import Failure
 
-MACHINE = {"arm": "Arm", "riscv32": "RISC-V"}
+MACHINE = {"arm": "Arm", "aarch64": "AArch64", "riscv32": "RISC-V"}
 # The instructions that call semihosting (docs: "Arm semihosting", the
 # RISC-V semihosting spec), as they lie in the image's bytes
 SEMIHOSTING_CALLS = {
     "Arm": [bytes.fromhex("abbe"),          # Thumb: bkpt 0xab
             bytes.fromhex("abdf"),          # Thumb: svc 0xab
             bytes.fromhex("563412ef")],     # Arm: svc 0x123456
+    "AArch64": [bytes.fromhex("00005ed4")],     # hlt 0xf000
     # slli zero, zero, 0x1f; ebreak; srai zero, zero, 7
     "RISC-V": [bytes.fromhex("1310f001" "73001000" "13507040")],
 }

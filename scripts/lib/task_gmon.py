@@ -46,7 +46,8 @@ def write(profile, image, board, gmon_path, unit):
     for c in contexts.used(profile):
         if c.id in per_context:
             path = path_for(gmon_path, names[c.id])
-            gmon.write(path, per_context[c.id], {}, *unit)
+            gmon.write(path, per_context[c.id], {}, *unit,
+                       address_bytes=board.address_bytes)
             written.append((names[c.id], path))
     return written
 

@@ -119,7 +119,11 @@ def test_example_prints_the_report(ctx, board):
     assert names == ["1st checksum_test", "pc_overhead", "ts_overhead"], out
     clocks = {r[0].strip(): int(r[3]) for r in rows[1:]}
     assert 1 <= clocks["pc_overhead"] <= 2, out
-    assert clocks["1st checksum_test"] > 4096, out
+    # The loop reads 4096 bytes, a byte an instruction or more; 32 a load
+    # where GCC vectorizes it (AArch64's Advanced SIMD: LD2 of two
+    # 128-bit registers)
+    bytes_per_load = 32 if board.arch == "aarch64" else 1
+    assert clocks["1st checksum_test"] > 4096 // bytes_per_load, out
     assert sum(clocks.values()) < int(m.group(1)), out
     # Every line of the table has the same width
     table = [line for line in out.splitlines() if line[:1] in "|+"]

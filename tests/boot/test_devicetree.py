@@ -83,6 +83,12 @@ def test_arm_virt_node(ctx, board):
                 lambda gic_id: [0, gic_id - 32, 4])
 
 
+def test_aarch64_virt_node(ctx, board):
+    # The same GICv2 and platform bus as arm-virt's
+    check_nodes(ctx, boards.get("aarch64-virt"), 0x0c000000,
+                "arm,cortex-a15-gic", lambda gic_id: [0, gic_id - 32, 4])
+
+
 def test_riscv32_virt_node(ctx, board):
     # PLIC: the source number, one cell
     check_nodes(ctx, boards.get("riscv32-virt"), 0x04000000, "riscv,plic0",

@@ -31,7 +31,8 @@ EXPECTED = {
 }
 # Branches passing their condition: on Arm the loop's last bne fails its
 # condition code; RISC-V's bnez has none, so it counts not taken too
-RETIRED_BRANCHES = {"arm": 3 * LOOPS - 1, "riscv32": 3 * LOOPS}
+RETIRED_BRANCHES = {"arm": 3 * LOOPS - 1, "aarch64": 3 * LOOPS - 1,
+                    "riscv32": 3 * LOOPS}
 
 
 def events(ctx, board):

@@ -25,7 +25,8 @@ IMAGE = "tests/firmware/callgraph.elf"
 FUNCTIONS = ["callgraph_run", "callgraph_a", "callgraph_b", "callgraph_c"]
 # Each function's own instructions (see the .S files)
 SELF = {"arm": [3034, 12000, 6000, 400020],
-        "riscv32": [3039, 17000, 6000, 400030]}
+        "riscv32": [3039, 17000, 6000, 400030],
+        "aarch64": [3035, 13000, 6000, 400020]}
 CALLS = {"callgraph_a": 1000, "callgraph_b": 3000, "callgraph_c": 10}
 
 

@@ -3,7 +3,7 @@
  *
  * alt_irq_disable_all() / alt_irq_enable_all() really mask and restore
  * the CPU's interrupts: PRIMASK on Cortex-M, CPSR.I on Cortex-A and ARM11,
- * mstatus.MIE on RISC-V.  The context is what the Nios II status
+ * PSTATE.I (DAIF) in AArch64, mstatus.MIE on RISC-V.  The context is what the Nios II status
  * register would hold: NIOS2_STATUS_PIE_MSK (1) if interrupts were
  * enabled, 0 if not; so nesting works as in the HAL, and nios2.h's
  * NIOS2_READ_STATUS / NIOS2_WRITE_STATUS use the same values.
@@ -37,6 +37,12 @@ static ALT_INLINE int ALT_ALWAYS_INLINE alt_irq_enabled(void)
     /* Cortex-A, ARM11 */
     __asm__ volatile("mrs %0, cpsr" : "=r"(r));
     return !(r & 0x80);
+#elif defined(__aarch64__)
+    alt_u64 daif;
+
+    __asm__ volatile("mrs %0, daif" : "=r"(daif));
+    r = (alt_u32)daif;
+    return !(r & 0x80);
 #elif defined(__riscv)
     __asm__ volatile("csrr %0, mstatus" : "=r"(r));
     return (r & 0x8) != 0;
@@ -52,6 +58,8 @@ static ALT_INLINE alt_irq_context ALT_ALWAYS_INLINE alt_irq_disable_all(void)
 
 #if defined(__riscv)
     __asm__ volatile("csrci mstatus, 0x8" : : : "memory");
+#elif defined(__aarch64__)
+    __asm__ volatile("msr daifset, #2" : : : "memory");
 #else
     __asm__ volatile("cpsid i" : : : "memory");
 #endif
@@ -66,6 +74,8 @@ alt_irq_enable_all(alt_irq_context context)
     if (context & 1) {
 #if defined(__riscv)
         __asm__ volatile("csrsi mstatus, 0x8" : : : "memory");
+#elif defined(__aarch64__)
+        __asm__ volatile("msr daifclr, #2" : : : "memory");
 #else
         __asm__ volatile("cpsie i" : : : "memory");
 #endif

@@ -1,7 +1,7 @@
 /*
  * A periodic timer interrupt on the Arm boards with a VBAR, for the test
  * programs that take interrupts of their own (uart_ticker, tasks):
- * arm-virt.c (the generic timer through the GICv2), raspi.c (the
+ * virt.c (the generic timer through the GICv2), raspi.c (the
  * BCM2835 system timer through its interrupt controller).
  *
  * SPDX-License-Identifier: MIT

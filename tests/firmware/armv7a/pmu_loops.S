@@ -1,5 +1,5 @@
 /*
- * Hand-written code for tests/firmware/armv7a_pmu.c: every count over
+ * Hand-written code for tests/firmware/a_profile_pmu.c: every count over
  * it is known.  The selected counter (PMSELR) is read with PMXEVCNTR.
  *
  * SPDX-License-Identifier: MIT

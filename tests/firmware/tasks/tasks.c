@@ -3,7 +3,8 @@
  * (tests/boot/test_tasks.py); its ports switch by PendSV on the MPS2
  * boards' Cortex-M (port_cortex_m.c), by the machine timer's trap on
  * riscv32-virt (port_riscv.c) and by the tick's IRQ on arm-virt and
- * raspi1ap (port_arm.c, port_arm.S).
+ * raspi1ap (port_arm.c, port_arm.S) and aarch64-virt (port_aarch64.c,
+ * port_aarch64.S).
  *
  * Four tasks run on their own stacks: alpha, beta and gamma do 1, 2 and
  * 3 units of work at each tick, then yield until the next; idle takes

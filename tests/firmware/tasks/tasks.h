@@ -1,7 +1,7 @@
 /*
  * The test scheduler's tasks (tasks.c) and what each port gives them
- * (port_cortex_m.c, port_riscv.c, port_arm.c), as FreeRTOS splits
- * tasks.c from its port.c.
+ * (port_cortex_m.c, port_riscv.c, port_arm.c, port_aarch64.c), as
+ * FreeRTOS splits tasks.c from its port.c.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -12,7 +12,11 @@
 
 #define TICKS 40
 #define NMI_EVERY 8
+#ifdef __aarch64__
+#define STACK_WORDS 1024        /* an exception frame is 800 bytes */
+#else
 #define STACK_WORDS 256
+#endif
 
 typedef struct tskTaskControlBlock {
     volatile uint32_t *pxTopOfStack;    /* first: the switch code's */
@@ -34,6 +38,14 @@ extern volatile uint32_t ticks, nmis, switches;
 #define MASK_INTERRUPTS() __asm__ volatile("csrci mstatus, 8" : : : "memory")
 #define UNMASK_INTERRUPTS() __asm__ volatile("csrsi mstatus, 8" : : : "memory")
 #define READ_SP(sp) __asm__ volatile("mv %0, sp" : "=r"(sp))
+#elif defined(__aarch64__)
+#define MASK_INTERRUPTS() __asm__ volatile("msr daifset, #2" : : : "memory")
+#define UNMASK_INTERRUPTS() __asm__ volatile("msr daifclr, #2" : : : "memory")
+#define READ_SP(sp) do { \
+        uintptr_t sp_; \
+        __asm__ volatile("mov %0, sp" : "=r"(sp_)); \
+        (sp) = (uint32_t)sp_; \
+    } while (0)
 #else
 #define MASK_INTERRUPTS() __asm__ volatile("cpsid i" : : : "memory")
 #define UNMASK_INTERRUPTS() __asm__ volatile("cpsie i" : : : "memory")

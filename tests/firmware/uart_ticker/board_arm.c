@@ -1,10 +1,11 @@
 /*
  * uart_ticker on the Arm boards with a VBAR: arm-virt (QEMU "virt",
  * Cortex-A15, started in SVC mode) and raspi1ap (BCM2835, ARM1176JZF-S,
- * started in Secure SVC mode), in Arm state:
+ * started in Secure SVC mode), in Arm state, and aarch64-virt (Cortex-A53
+ * at EL1, start_aarch64.S):
  *
- * - UART: PL011 UART0 (pl011.c) at 0x09000000 on arm-virt, 0x20201000
- *   on raspi1ap.
+ * - UART: PL011 UART0 (pl011.c) at 0x09000000 on the virt boards,
+ *   0x20201000 on raspi1ap.
  * - Tick: the board's timer through its interrupt controller
  *   (../arm_tick/<board>.c), each compare the previous one plus 1 ms;
  *   under -icount shift=0 that is 1,000,000 instructions.
@@ -12,15 +13,16 @@
  * SPDX-License-Identifier: MIT
  */
 #include "arm_tick.h"
+#include "sys/alt_irq.h"
 #include "uart_ticker.h"
 
 void board_tick_start(void)
 {
     arm_tick_start(1000000 / TICK_HZ);
-    __asm__ volatile("cpsie i" : : : "memory");
+    alt_irq_enable_all(1);              /* as if they had been enabled */
 }
 
-/* From irq_entry (start_arm.S) */
+/* From irq_entry (start_arm.S, start_aarch64.S) */
 int board_irq_ack(void)
 {
     return arm_tick_ack();

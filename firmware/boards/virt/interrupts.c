@@ -1,6 +1,6 @@
 /*
- * arm-virt board support: the performance counter cores' interrupts
- * through the GICv2.  QEMU's platform bus gives each -device
+ * Board support of QEMU's Arm virt board (arm-virt, aarch64-virt): the
+ * performance counter cores' interrupts through the GICv2.  QEMU's platform bus gives each -device
  * perf-counter an SPI, in the order the devices are plugged, from SPI
  * 112 (GIC interrupt ID 144); the device tree says which (its
  * "interrupts"), system.h's PERFORMANCE_COUNTER_IRQ... hold the IDs for
@@ -12,6 +12,7 @@
 #include "gic.h"
 #include "io.h"
 #include "perfctr.h"
+#include "sys/alt_irq.h"
 #include "system.h"
 
 void arm_vbar_irq(alt_u32 pc);
@@ -42,7 +43,8 @@ int board_perfctr_irq_enable(alt_u32 base)
     IOWR_32DIRECT(GICD_BASE, GICD_CTLR, 1);
     IOWR_32DIRECT(GICC_BASE, GICC_PMR, 0xff);       /* every priority */
     IOWR_32DIRECT(GICC_BASE, GICC_CTLR, 1);
-    __asm__ volatile("dsb\n\tisb\n\tcpsie i" : : : "memory");
+    __asm__ volatile("dsb sy\n\tisb" : : : "memory");
+    alt_irq_enable_all(1);
     return 0;
 }
 
@@ -55,10 +57,10 @@ void board_perfctr_irq_disable(alt_u32 base)
     }
     IOWR_32DIRECT(GICD_BASE, GICD_ICENABLER + 4 * (id / 32),
                   1u << (id % 32));
-    __asm__ volatile("dsb\n\tisb" : : : "memory");
+    __asm__ volatile("dsb sy\n\tisb" : : : "memory");
 }
 
-/* From the IRQ vector (arm-vbar/exceptions.S) */
+/* From the IRQ vector (arm-vbar/ or aarch64/exceptions.S) */
 void arm_vbar_irq(alt_u32 pc)
 {
     alt_u32 iar = IORD_32DIRECT(GICC_BASE, GICC_IAR);

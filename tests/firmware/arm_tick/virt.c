@@ -1,7 +1,8 @@
 /*
- * The tick on arm-virt (hw/arm/virt.c): the generic timer's virtual
- * timer (CNTV_*, usable at PL1; the board starts a -kernel ELF in SVC
- * mode without EL2/EL3), counting CNTFRQ = 62.5 MHz (system.h's
+ * The tick on QEMU's Arm virt board (hw/arm/virt.c; arm-virt and
+ * aarch64-virt): the generic timer's virtual timer (CNTV_*, usable at
+ * PL1/EL1; the board starts a -kernel ELF in SVC mode or at EL1, without
+ * EL2/EL3), counting CNTFRQ = 62.5 MHz (system.h's
  * BOARD_TIMER_HZ); each compare (CNTV_CVAL, 64 bits, absolute) is the
  * previous one plus the period.  Its interrupt is PPI 11, GIC interrupt
  * ID 27, level-sensitive, through the GICv2.
@@ -9,36 +10,13 @@
  * SPDX-License-Identifier: MIT
  */
 #include "arm_tick.h"
+#include "generic_timer.h"
 #include "gic.h"
 #include "io.h"
 #include "system.h"
 
-#define VIRTUAL_TIMER_ID 27     /* PPI 11 */
-#define CNTV_CTL_ENABLE 1u
-
 static alt_u32 period;
 static alt_u64 next_compare;
-
-static alt_u64 read_cntvct(void)
-{
-    alt_u32 lo, hi;
-
-    __asm__ volatile("isb\n\tmrrc p15, 1, %0, %1, c14" : "=r"(lo), "=r"(hi));
-    return (alt_u64)hi << 32 | lo;
-}
-
-static void write_cntv_cval(alt_u64 value)
-{
-    __asm__ volatile("mcrr p15, 3, %0, %1, c14\n\tisb"
-                     : : "r"((alt_u32)value), "r"((alt_u32)(value >> 32))
-                     : "memory");
-}
-
-static void write_cntv_ctl(alt_u32 ctl)
-{
-    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1\n\tisb" : : "r"(ctl)
-                     : "memory");
-}
 
 void arm_tick_start(alt_u32 period_us)
 {
@@ -54,10 +32,10 @@ void arm_tick_start(alt_u32 period_us)
     IOWR_32DIRECT(GICC_BASE, GICC_CTLR, 1);
     /* 62.5 counts a microsecond; in 32 bits (no 64-bit division here) */
     period = period_us * (BOARD_TIMER_HZ / 500000) / 2;
-    next_compare = read_cntvct() + period;
-    write_cntv_cval(next_compare);
-    write_cntv_ctl(CNTV_CTL_ENABLE);
-    __asm__ volatile("dsb" : : : "memory");
+    next_compare = generic_timer_count() + period;
+    generic_timer_set_cval(next_compare);
+    generic_timer_set_ctl(CNTV_CTL_ENABLE);
+    __asm__ volatile("dsb sy" : : : "memory");
 }
 
 int arm_tick_ack(void)
@@ -70,7 +48,7 @@ int arm_tick_ack(void)
     }
     if (id == VIRTUAL_TIMER_ID) {
         next_compare += period;
-        write_cntv_cval(next_compare);
+        generic_timer_set_cval(next_compare);
     }
     IOWR_32DIRECT(GICC_BASE, GICC_EOIR, iar);
     return id == VIRTUAL_TIMER_ID;
@@ -78,5 +56,5 @@ int arm_tick_ack(void)
 
 void arm_tick_stop(void)
 {
-    write_cntv_ctl(0);
+    generic_timer_set_ctl(0);
 }

@@ -1,8 +1,8 @@
 /*
  * _mcount, the hook GCC calls at the entry of every function built with
- * -pg on RISC-V: an ordinary call whose argument is the callee's return
- * address (the call site, in its caller) and whose own return address
- * is in the callee.
+ * -pg on RISC-V and AArch64: an ordinary call whose argument is the
+ * callee's return address (the call site, in its caller) and whose own
+ * return address is in the callee.
  *
  * SPDX-License-Identifier: MIT
  */

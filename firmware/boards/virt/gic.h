@@ -1,7 +1,8 @@
 /*
- * arm virt: the GICv2's registers (QEMU's hw/arm/virt.c puts the
- * distributor at 0x08000000 and the CPU interface at 0x08010000), for
- * the board support and for firmware that drives the GIC itself.
+ * QEMU's Arm virt board (arm-virt, aarch64-virt): the GICv2's registers
+ * (QEMU's hw/arm/virt.c puts the distributor at 0x08000000 and the CPU
+ * interface at 0x08010000), for the board support and for firmware that
+ * drives the GIC itself.
  *
  * SPDX-License-Identifier: MIT
  */
