@@ -101,10 +101,18 @@ def test_call_counts_are_exact_without_pg(ctx, board):
         assert calls.get("callgraph_run") == 1, calls
 
 
+# A sampled share misses by what falls in the periods a function shares
+# with others: callgraph_a and _b share about 21 periods of 1000 (the
+# default), where a few instructions more before them (a change of the
+# board support) move a sample from one to the other, about 0.2 points
+# each, and can make them miss by a point.  A sample every 100
+# instructions makes a point more than five times what that moves.
+SHARES_PERIOD = 100
+
+
 def test_sampled_shares_are_within_1_point_of_exact(ctx, board):
     exact = flat(profiled(ctx, board, plugin.EXACT)["flat_seconds"])
-    sampled = flat(profiled(ctx, board, hotspots.DEFAULT_PERIOD)
-                   ["flat_seconds"])
+    sampled = flat(profiled(ctx, board, SHARES_PERIOD)["flat_seconds"])
     for f in FUNCTIONS:
         share, exact_share = sampled.get(f, (0, 0))[0], exact[f][0]
         assert abs(share - exact_share) <= 1.0, (f, share, exact_share)
