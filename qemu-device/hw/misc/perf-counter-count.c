@@ -141,9 +141,13 @@ static uint64_t perf_counter_new_time(PerfCounterState *s, unsigned counter,
 /* Bring every running counter up to @now; call before any state change */
 void perf_counter_sync(PerfCounterState *s, PerfCounterNow now)
 {
-    unsigned i;
+    /* Only the counting ones move: the global counter, running sections */
+    uint64_t counting = s->enabled ? s->section_running | 1 : 0;
 
-    for (i = 0; i <= s->num_sections; i++) {
+    while (counting) {
+        unsigned i = ctz64(counting);
+
+        counting &= counting - 1;
         s->counted_time[i] += perf_counter_new_time(s, i, now);
         s->counted_events[i] += perf_counter_new_events(s, i, now);
     }

@@ -145,9 +145,9 @@ static void perf_counter_clear(PerfCounterState *s)
     perf_counter_clear_selects(s);
 }
 
-static void perf_counter_snapshot(PerfCounterState *s)
+/* At @now, to which the counters were just synced */
+static void perf_counter_snapshot(PerfCounterState *s, PerfCounterNow now)
 {
-    PerfCounterNow now = perf_counter_now(s);
     unsigned i;
 
     for (i = 0; i <= s->num_sections; i++) {
@@ -258,18 +258,20 @@ typedef enum PerfCounterBlock {
     PERF_COUNTER_BLOCK_EVCNT,
 } PerfCounterBlock;
 
+/* Each block's words per counter: a power of two (a shift, not a divide) */
 static const struct {
     PerfCounterBlock block;
-    hwaddr base, stride;
+    hwaddr base;
+    unsigned stride_shift;
 } perf_counter_blocks[] = {
-    { PERF_COUNTER_BLOCK_COUNTER, 0, PERF_COUNTER_STRIDE },
-    { PERF_COUNTER_BLOCK_SELECT, PERF_COUNTER_SELECT_BASE,
-      PERF_COUNTER_STRIDE },
-    { PERF_COUNTER_BLOCK_FLAGS, PERF_COUNTER_FLAGS_BASE, 4 },
-    { PERF_COUNTER_BLOCK_SNAP, PERF_COUNTER_SNAP_BASE, PERF_COUNTER_STRIDE },
-    { PERF_COUNTER_BLOCK_EVCNT, PERF_COUNTER_EVCNT_BASE,
-      PERF_COUNTER_EVCNT_STRIDE },
+    { PERF_COUNTER_BLOCK_COUNTER, 0, 4 },
+    { PERF_COUNTER_BLOCK_SELECT, PERF_COUNTER_SELECT_BASE, 4 },
+    { PERF_COUNTER_BLOCK_FLAGS, PERF_COUNTER_FLAGS_BASE, 2 },
+    { PERF_COUNTER_BLOCK_SNAP, PERF_COUNTER_SNAP_BASE, 4 },
+    { PERF_COUNTER_BLOCK_EVCNT, PERF_COUNTER_EVCNT_BASE, 3 },
 };
+QEMU_BUILD_BUG_ON(PERF_COUNTER_STRIDE != 1 << 4);
+QEMU_BUILD_BUG_ON(PERF_COUNTER_EVCNT_STRIDE != 1 << 3);
 
 /* The block of @offset, and in it the counter and the word's offset */
 static PerfCounterBlock perf_counter_decode(PerfCounterState *s,
@@ -280,12 +282,12 @@ static PerfCounterBlock perf_counter_decode(PerfCounterState *s,
 
     for (b = 0; b < ARRAY_SIZE(perf_counter_blocks); b++) {
         hwaddr rel = offset - perf_counter_blocks[b].base;
-        hwaddr stride = perf_counter_blocks[b].stride;
+        unsigned shift = perf_counter_blocks[b].stride_shift;
 
         if (offset >= perf_counter_blocks[b].base &&
-            rel < (s->num_sections + 1) * stride) {
-            *counter = rel / stride;
-            *reg = rel % stride;
+            rel >> shift <= s->num_sections) {
+            *counter = rel >> shift;
+            *reg = rel & ((1u << shift) - 1);
             return perf_counter_blocks[b].block;
         }
     }
@@ -497,7 +499,7 @@ static void perf_counter_write(void *opaque, hwaddr offset, uint64_t value,
         break;
     default:
         if (offset == A_SNAPSHOT) {
-            perf_counter_snapshot(s);
+            perf_counter_snapshot(s, now);
         } else if (offset >= PERF_COUNTER_EXT_BASE &&
                    offset < PERF_COUNTER_EXT_END) {
             qemu_log_mask(LOG_GUEST_ERROR,
