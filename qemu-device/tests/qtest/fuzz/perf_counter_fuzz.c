@@ -3,8 +3,9 @@
  * accesses of every size to two cores, of writes aimed at the command
  * words and version 2's registers (event selects, controls, thresholds,
  * flags, event counts, PENDING), and of virtual-time steps, with the
- * core's invariants checked after every step, the interrupt lines
- * included.
+ * core's invariants checked after every step (on a window of its
+ * counters that moves on at each step) and on every counter at the end,
+ * the interrupt lines included.
  *
  * generic-fuzz cannot drive this device: its "step to the next timer"
  * operation aborts when no timer is pending, and the core needs none.
@@ -59,10 +60,22 @@ typedef struct QEMU_PACKED Action {
     uint32_t value;
 } Action;
 
+/*
+ * Counters checked after each step: the global counter, the one the
+ * step aimed at and a window of CHECK_WINDOW that moves on by as many
+ * at each step; every counter at the end of the input.  Reading all 64
+ * counters' registers after every step made the checks nearly all of
+ * an input's time (960 register reads a check).
+ */
+#define CHECK_WINDOW 4
+
 /* What the last check read, to tell that nothing went backward */
 typedef struct Seen {
     uint64_t time[MAX_COUNTERS];
     uint64_t events[MAX_COUNTERS];
+    /* A RESET, an EVSEL write or a preset since the counter's last check */
+    bool rewound[MAX_COUNTERS];
+    unsigned window;            /* the window's first counter */
 } Seen;
 
 static uint64_t read_pair(QTestState *s, uint64_t addr)
@@ -104,65 +117,106 @@ static bool touches(uint64_t addr, unsigned size, int core, uint64_t start,
 }
 
 /*
- * After every step, on each core: no section has counted more than the
- * global counter; a snapshot taken now equals the live counts (virtual
- * time only moves on OP_CLOCK_STEP); every EVSEL is an event; no flag
- * bit beyond THRESH and OVF; FLAGS.THRESH set while an enabled
- * threshold is reached (a comparison, so even after an ack); PENDING
- * has bit i exactly when FLAGS i is not 0, and STATUS.IRQ and the
- * interrupt line are high exactly when PENDING is not 0; no time goes
- * backward but by a RESET, and no event count but by a RESET, an EVSEL
- * write or a preset (@rewound: the step may have written one of them
- * on this core).
+ * The invariants of counters [first, first + count) of a core (see
+ * check_invariants), global being the global counter's time and
+ * pending the core's PENDING, read in the same instant
  */
-static void check_invariants(QTestState *s, int core, Seen *seen,
-                             bool rewound)
+static void check_counters(QTestState *s, int core, Seen *seen,
+                           unsigned first, unsigned count, uint64_t global,
+                           uint64_t pending)
 {
     uint64_t base = PC_BASE + core * PC_MMIO_SIZE;
     uint32_t times[4 * MAX_COUNTERS], selects[4 * MAX_COUNTERS];
     uint32_t flags[MAX_COUNTERS], events[2 * MAX_COUNTERS];
-    uint32_t snaps[4 * MAX_COUNTERS];
-    uint64_t global, pending = 0;
-    bool high;
-    uint32_t i;
+    unsigned k;
 
-    /* Reads first: a write (SNAPSHOT's too) would bring the flags up */
-    read_block(s, base, times, 4 * counters[core]);
-    read_block(s, base + PC_EVSEL(0), selects, 4 * counters[core]);
-    read_block(s, base + PC_FLAGS(0), flags, counters[core]);
-    read_block(s, base + PC_EVCNT(0), events, 2 * counters[core]);
-    global = pair(&times[0]);
-    for (i = 0; i < counters[core]; i++) {
-        uint64_t time = pair(&times[4 * i]);
-        uint64_t count = pair(&events[2 * i]);
-        uint32_t ctrl = selects[4 * i + 1];
-        uint64_t thresh = pair(&selects[4 * i + 2]);
+    read_block(s, base + 16 * first, times, 4 * count);
+    read_block(s, base + PC_EVSEL(first), selects, 4 * count);
+    read_block(s, base + PC_FLAGS(first), flags, count);
+    read_block(s, base + PC_EVCNT(first), events, 2 * count);
+    for (k = 0; k < count; k++) {
+        unsigned i = first + k;
+        uint64_t time = pair(&times[4 * k]);
+        uint64_t events_now = pair(&events[2 * k]);
+        uint32_t ctrl = selects[4 * k + 1];
+        uint64_t thresh = pair(&selects[4 * k + 2]);
 
         g_assert(time <= global);
-        g_assert(selects[4 * i] < PC_NUM_EVENTS);
-        g_assert(!(flags[i] & ~PC_FLAGS_MASK));
+        g_assert(selects[4 * k] < PC_NUM_EVENTS);
+        g_assert(!(flags[k] & ~PC_FLAGS_MASK));
         if ((ctrl & PC_CTRL_THRESH_EN) &&
-            (ctrl & PC_CTRL_THRESH_ON_TIME ? time : count) >= thresh) {
-            g_assert(flags[i] & PC_FLAGS_THRESH);
+            (ctrl & PC_CTRL_THRESH_ON_TIME ? time : events_now) >= thresh) {
+            g_assert(flags[k] & PC_FLAGS_THRESH);
         }
-        g_assert(rewound || time >= seen->time[i]);
-        g_assert(rewound || count >= seen->events[i]);
+        g_assert(seen->rewound[i] || time >= seen->time[i]);
+        g_assert(seen->rewound[i] || events_now >= seen->events[i]);
+        g_assert(!!(pending & BIT_ULL(i)) == (flags[k] != 0));
         seen->time[i] = time;
-        seen->events[i] = count;
-        if (flags[i]) {
-            pending |= BIT_ULL(i);
-        }
+        seen->events[i] = events_now;
+        seen->rewound[i] = false;
     }
-    g_assert(read_pair(s, base + PC_PENDING) == pending);
+}
+
+/* A snapshot taken now holds the times the checks just read */
+static void check_snapshot(QTestState *s, int core, const Seen *seen,
+                           unsigned first, unsigned count)
+{
+    uint64_t base = PC_BASE + core * PC_MMIO_SIZE;
+    uint32_t snaps[4 * MAX_COUNTERS];
+    unsigned k;
+
+    read_block(s, base + PC_SNAP_TIME(first), snaps, 4 * count);
+    for (k = 0; k < count; k++) {
+        g_assert(pair(&snaps[4 * k]) == seen->time[first + k]);
+    }
+}
+
+/*
+ * On a core, for each counter checked (all, or the global one, @aimed
+ * and the window): no section has counted more than the global counter;
+ * a snapshot taken now equals the live counts (virtual time only moves
+ * on OP_CLOCK_STEP); every EVSEL is an event; no flag bit beyond THRESH
+ * and OVF; FLAGS.THRESH set while an enabled threshold is reached (a
+ * comparison, so even after an ack); PENDING has bit i exactly when
+ * FLAGS i is not 0; no time goes backward but by a RESET, and no event
+ * count but by a RESET, an EVSEL write or a preset.  And STATUS.IRQ and
+ * the interrupt line are high exactly when PENDING is not 0.
+ */
+static void check_invariants(QTestState *s, int core, Seen *seen,
+                             bool all, unsigned aimed)
+{
+    uint64_t base = PC_BASE + core * PC_MMIO_SIZE;
+    unsigned n = counters[core];
+    unsigned first = all ? 0 : seen->window;
+    unsigned count = all ? n : MIN(CHECK_WINDOW, n - first);
+    bool aimed_apart = !all && aimed && (aimed < first ||
+                                         aimed >= first + count);
+    uint64_t global, pending;
+    bool high;
+
+    /* Reads first: a write (SNAPSHOT's too) would bring the flags up */
+    global = read_pair(s, base);
+    pending = read_pair(s, base + PC_PENDING);
     high = pending != 0;
     g_assert(!!(qtest_readl(s, base + PC_STATUS) & PC_STATUS_IRQ) == high);
     g_assert(qtest_get_irq(s, PC_FIRST_IRQ + core) == high);
+    if (first) {
+        check_counters(s, core, seen, 0, 1, global, pending);
+    }
+    check_counters(s, core, seen, first, count, global, pending);
+    if (aimed_apart) {
+        check_counters(s, core, seen, aimed, 1, global, pending);
+    }
 
     qtest_writel(s, base + PC_SNAPSHOT, 0);
-    read_block(s, base + PC_SNAP_TIME(0), snaps, 4 * counters[core]);
-    for (i = 0; i < counters[core]; i++) {
-        g_assert(pair(&snaps[4 * i]) == seen->time[i]);
+    if (first) {
+        check_snapshot(s, core, seen, 0, 1);
     }
+    check_snapshot(s, core, seen, first, count);
+    if (aimed_apart) {
+        check_snapshot(s, core, seen, aimed, 1);
+    }
+    seen->window = (first + count) % n;
 }
 
 /* An action aimed at counter i's word of a version 2 register */
@@ -279,14 +333,18 @@ static void perf_counter_fuzz(QTestState *s, const unsigned char *data,
          * core's window only, and leaves the other as it was
          */
         for (c = 0; c < NUM_CORES; c++) {
+            if (rewound[c]) {
+                memset(seen[c].rewound, true, sizeof(seen[c].rewound));
+            }
             if (c == core || a.op % OP_COUNT == OP_CLOCK_STEP) {
-                check_invariants(s, c, &seen[c], rewound[c]);
+                check_invariants(s, c, &seen[c], false,
+                                 c == core ? i : 0);
             }
         }
     }
-    /* And both at the end, should a core ever reach the other */
+    /* Every counter of both at the end, should a core reach the other */
     for (c = 0; c < NUM_CORES; c++) {
-        check_invariants(s, c, &seen[c], false);
+        check_invariants(s, c, &seen[c], true, 0);
     }
     fuzz_reset(s);
 }
