@@ -4,15 +4,14 @@
  * Cortex-A53 port runs them, and are switched by the tick's IRQ
  * (../arm_tick/virt.c); a task waiting for the next tick yields by
  * SVC, and every NMI_EVERY ticks the tick's handler makes an SVC itself,
- * taken inside it (a nested exception) and switching nothing.
+ * taken inside it (a nested exception) and switching nothing
+ * (port_tick_trap.c).
  * port_aarch64.S has the vectors and the entry that saves and restores
  * a task; a task's stack pointer after its ERET is the one it was
  * interrupted with.
  *
  * SPDX-License-Identifier: MIT
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include "arm_tick.h"
 #include "tasks.h"
 
@@ -24,14 +23,8 @@
 #define SPSR_EL1T 0x4u          /* EL1, on SP_EL0 */
 #define SPSR_F (1u << 6)        /* FIQs and SErrors stay masked */
 #define SPSR_A (1u << 8)
-#define CAUSE_IRQ 0
-#define CAUSE_SVC 1
 
 extern const uint32_t port_vectors[];
-volatile uint32_t port_nesting;
-
-void port_trap(uint32_t cause);
-void __attribute__((noreturn)) port_fault(void);
 
 /* As port_switch leaves a task: its frame, every register 0 but ELR
  * (the entry) and SPSR */
@@ -46,39 +39,6 @@ uint32_t *port_new_stack(uint32_t *top, void (*entry)(void))
     frame[FRAME_ELR] = (uintptr_t)entry;
     frame[FRAME_SPSR] = SPSR_EL1T | SPSR_F | SPSR_A;
     return (uint32_t *)frame;
-}
-
-void port_trap(uint32_t cause)
-{
-    if (port_nesting++) {
-        nmis++;                 /* the tick's own SVC, taken inside it */
-        work(1);
-    } else if (cause == CAUSE_IRQ) {
-        if (arm_tick_ack()) {
-            tasks_tick();
-            if (ticks % NMI_EVERY == 0) {
-                __asm__ volatile("svc #0" : : : "memory");
-            }
-            if (ticks == TICKS) {
-                arm_tick_stop();
-            }
-            select_next_task();
-        }
-    } else {
-        select_next_task();     /* a task yields */
-    }
-    port_nesting--;
-}
-
-void port_fault(void)
-{
-    printf("unexpected exception\n");
-    exit(1);
-}
-
-void port_yield(void)
-{
-    __asm__ volatile("svc #0" : : : "memory");
 }
 
 void port_start(void)

@@ -4,14 +4,12 @@
  * are switched by the tick's IRQ (../arm_tick/<board>.c); a task
  * waiting for the next tick yields by SVC, and every NMI_EVERY ticks the
  * tick's handler makes an SVC itself, taken inside it (a nested
- * exception) and switching nothing.  port_arm.S has the vectors and the
- * entry that saves and restores a task; a task's stack pointer after
- * its RFE is the one it was interrupted with.
+ * exception) and switching nothing (port_tick_trap.c).  port_arm.S has
+ * the vectors and the entry that saves and restores a task; a task's
+ * stack pointer after its RFE is the one it was interrupted with.
  *
  * SPDX-License-Identifier: MIT
  */
-#include <stdio.h>
-#include <stdlib.h>
 #include "arm_tick.h"
 #include "tasks.h"
 
@@ -21,14 +19,8 @@
 #define CPSR_T (1u << 5)
 #define CPSR_F (1u << 6)        /* FIQs stay masked */
 #define CPSR_A (1u << 8)
-#define CAUSE_IRQ 0
-#define CAUSE_SVC 1
 
 extern const uint32_t port_vectors[];
-volatile uint32_t port_nesting;
-
-void port_trap(uint32_t cause);
-void __attribute__((noreturn)) port_fault(void);
 
 /* As port_switch leaves a task: r0-r12, lr, then pc and CPSR for RFE */
 uint32_t *port_new_stack(uint32_t *top, void (*entry)(void))
@@ -39,39 +31,6 @@ uint32_t *port_new_stack(uint32_t *top, void (*entry)(void))
     top[14] = pc & ~1u;
     top[15] = MODE_SYS | CPSR_F | CPSR_A | (pc & 1 ? CPSR_T : 0);
     return top;
-}
-
-void port_trap(uint32_t cause)
-{
-    if (port_nesting++) {
-        nmis++;                 /* the tick's own SVC, taken inside it */
-        work(1);
-    } else if (cause == CAUSE_IRQ) {
-        if (arm_tick_ack()) {
-            tasks_tick();
-            if (ticks % NMI_EVERY == 0) {
-                __asm__ volatile("svc #0" : : : "memory");
-            }
-            if (ticks == TICKS) {
-                arm_tick_stop();
-            }
-            select_next_task();
-        }
-    } else {
-        select_next_task();     /* a task yields */
-    }
-    port_nesting--;
-}
-
-void port_fault(void)
-{
-    printf("unexpected exception\n");
-    exit(1);
-}
-
-void port_yield(void)
-{
-    __asm__ volatile("svc #0" : : : "memory");
 }
 
 void port_start(void)
