@@ -34,6 +34,7 @@ typedef struct PerfctrHookVcpu {
     uint64_t own[OWN_COUNT];
     uint64_t own_target[OWN_COUNT];
     bool reached;
+    bool restoring_before;      /* the instruction restored to not begun */
 } PerfctrHookVcpu;
 
 static const PerfctrEvent own_events[OWN_COUNT] = {
@@ -275,7 +276,28 @@ void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc)
     perfctr_hook_mark_reached(cpu);
     if (host_pc && cpu == current_cpu) {
         /* Back to the instruction that has not run, then the clients */
-        cpu_loop_exit_restore(cpu, host_pc);
+        perfctr_hook_cpu_restore_before(cpu, host_pc);
+        cpu_loop_exit(cpu);
+    }
+}
+
+void perfctr_hook_cpu_restore_before(CPUState *cpu, uintptr_t host_pc)
+{
+    PerfctrHookVcpu *v = perfctr_hook_vcpu(cpu->cpu_index);
+
+    v->restoring_before = true;
+    cpu_restore_state(cpu, host_pc);
+    v->restoring_before = false;
+}
+
+void perfctr_hook_cpu_block_left(CPUState *cpu, int insns_left)
+{
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+    bool began = !perfctr_hook_vcpu(cpu->cpu_index)->restoring_before;
+    int not_begun = insns_left - began;
+
+    if (ops && ops->block_left && not_begun > 0) {
+        ops->block_left(cpu->cpu_index, not_begun);
     }
 }
 

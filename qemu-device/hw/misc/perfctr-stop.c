@@ -167,7 +167,7 @@ void perfctr_stop_here(unsigned vcpu_index, uintptr_t host_pc,
     g_strlcpy(stop.what, what, sizeof(stop.what));
     if (cpu && cpu->cpu_index == vcpu_index) {
         /* Back to the instruction that has not run: counts exact there */
-        cpu_restore_state(cpu, host_pc);
+        perfctr_hook_cpu_restore_before(cpu, host_pc);
         cpu->neg.can_do_io = true;
     }
     perfctr_stop_machine(stop.what);

@@ -97,6 +97,13 @@ typedef struct PerfctrPluginOps {
      */
     void (*exception_returned)(unsigned vcpu_index, uint64_t number,
                                uint64_t pc, uint64_t sp);
+    /*
+     * QEMU left the vCPU's running block before the last not_begun of
+     * its instructions began (a fault, an I/O access it runs again on
+     * its own, a target reached, a stop): for a plugin that counts a
+     * block's instructions as the block is entered, as icount does.
+     */
+    void (*block_left)(unsigned vcpu_index, uint64_t not_begun);
 } PerfctrPluginOps;
 
 /* Called by the plugin when it is installed (exported by QEMU) */
@@ -172,6 +179,17 @@ bool perfctr_hook_model_time(void);
 void perfctr_hook_icount_updated(CPUState *cpu);
 int64_t perfctr_hook_icount_clock(int64_t icount);
 void perfctr_hook_icount_budget(CPUState *cpu, int64_t budget);
+
+/*
+ * Called by QEMU as it restores the state of a block it leaves early
+ * (accel/tcg/translate-all.c): insns_left of its instructions from the
+ * one it stopped in.  That one began (it faulted, or does I/O that QEMU
+ * runs again in a block the plugin does not instrument), unless the
+ * plugin stopped before it: perfctr_hook_cpu_restore_before().
+ */
+void perfctr_hook_cpu_block_left(CPUState *cpu, int insns_left);
+/* Restore the state at host_pc, before the instruction there begins */
+void perfctr_hook_cpu_restore_before(CPUState *cpu, uintptr_t host_pc);
 
 /* Called by QEMU's execution loop (accel/tcg/cpu-exec.c) */
 void perfctr_hook_cpu_exec_boundary(CPUState *cpu);
