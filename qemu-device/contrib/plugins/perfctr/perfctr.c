@@ -233,7 +233,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     if (profiling) {
         config.threads = info->system_emulation &&
                          info->system.smp_vcpus > 1;
+        config.counts_blocks = perfctr_hook_set_plugin != NULL;
         profile_init(&config);
+        hook_ops.block_left = profile_block_left;
     }
     if (cycles_model && !cycles_init(cycles_model, config.isa)) {
         return -1;

@@ -1,13 +1,18 @@
 /*
  * perfctr plugin: where the time goes (PC histogram, call stacks, arcs)
  *
- * Every executed instruction adds one to its vCPU's tick count, inline
- * in the translated code.  In exact mode each instruction also counts
- * its own executions; in sampling mode, the instruction at which the
- * ticks reach the next sample is the sample (a conditional callback),
- * so samples fall on exact instruction boundaries and do not depend on
- * the host.  Neither changes what the guest sees: -icount is not
- * touched.
+ * Each block entered adds its instruction count to its vCPU's ticks,
+ * inline in the translated code (as QEMU's icount does), and QEMU's
+ * hook reports a block left before its end (a fault, an I/O access, a
+ * target reached): the instructions that did not begin are taken back.
+ * In exact mode each instruction also counts its own executions.  In
+ * sampling mode, a block whose entry takes the ticks to the next
+ * sample (a conditional callback) takes the sample at the instruction
+ * where they reach it, tentatively: if the block is left before that
+ * instruction begins, the sample is undone.  So samples fall on exact
+ * instruction boundaries and do not depend on the host, at the cost
+ * of one inline add and one comparison per block.  Neither changes
+ * what the guest sees: -icount is not touched.
  *
  * Sample k is taken at instruction k * period + U_k, with U_k drawn
  * evenly from [0, period) by a fixed pseudo-random sequence (jittered
@@ -17,8 +22,12 @@
  * (which would sample its handler always or never).
  *
  * Call stacks follow the flow of control between blocks: at the entry
- * of each block, the last instruction executed before it (a call, a
- * return, a branch) says what happened.  The stack is a tree of call
+ * of a block, the last instruction executed before it (a call, a
+ * return, a branch) says what happened.  In sampling mode only a block
+ * that ends in such an instruction is followed: its last instruction
+ * stores the block inline, and the next block's entry calls back when
+ * one is stored.  In exact mode every block entry calls back, to
+ * charge the block that ran.  The stack is a tree of call
  * sites; the instructions run since the previous block entry are
  * charged to the node that was current, and each call adds to the arc
  * (call site, callee).  Each execution context (a task, an exception
@@ -75,15 +84,33 @@ struct CallStack {
     Frame stack[MAX_DEPTH];
 };
 
+/* A sample taken at a block's entry, undone if the block is left early */
+typedef struct Tentative {
+    size_t insn;            /* in the block */
+    uint64_t gap;           /* the ticks it deferred the next sample by */
+    uint64_t offset, random;    /* the sampling state before it */
+} Tentative;
+
 typedef struct Vcpu {
-    Block *block;           /* the block entered last; NULL after a switch */
+    Block *block;           /* exact: the block entered last, or NULL */
     uint64_t block_ticks;   /* ticks when it was entered */
     CallStack *calls;       /* of the context that runs */
     uint64_t consumed;      /* instructions taken off the ticks */
     uint64_t start;         /* instructions before the profile started */
     uint64_t offset;        /* U_k of the last sample */
     uint64_t random;        /* the offsets' state (xorshift64) */
+    uint64_t not_begun;     /* of the running block, in a callback in it */
+    /* Samples taken at the entry of the block entered last */
+    Block *sampled;
+    uint64_t sampled_ticks; /* the ticks after them (while it runs) */
+    GArray *tentative;
 } Vcpu;
+
+/* Per vCPU, in the translated code */
+typedef struct InlineState {
+    uint64_t ticks;         /* instructions executed, less those consumed */
+    uint64_t followed;      /* sampling: the block just ended, if followed */
+} InlineState;
 
 typedef struct NodeInfo {
     uint64_t parent;
@@ -93,8 +120,8 @@ typedef struct NodeInfo {
 static ProfileConfig config;
 /* Sampling: a sample is taken when the ticks reach 2 * period */
 static uint64_t sample_at;
-static struct qemu_plugin_scoreboard *tick_board;
-static qemu_plugin_u64 ticks;
+static struct qemu_plugin_scoreboard *inline_board;
+static qemu_plugin_u64 ticks, followed;
 static GMutex lock;
 static GPtrArray *vcpus;
 static GPtrArray *blocks;
@@ -160,15 +187,16 @@ static Vcpu *vcpu_state(unsigned index)
         Vcpu *v = g_new0(Vcpu, 1);
 
         v->random = UINT64_C(0x9e3779b97f4a7c15) + vcpus->len;
+        v->tentative = g_array_new(false, false, sizeof(Tentative));
         g_ptr_array_add(vcpus, v);
     }
     return g_ptr_array_index(vcpus, index);
 }
 
-/* Instructions executed on the vCPU so far */
+/* Instructions executed on the vCPU so far (begun, in a callback) */
 static uint64_t executed_total(Vcpu *v, unsigned index)
 {
-    return v->consumed + qemu_plugin_u64_get(ticks, index);
+    return v->consumed + qemu_plugin_u64_get(ticks, index) - v->not_begun;
 }
 
 /* The next sample's offset into its period */
@@ -315,22 +343,43 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
 }
 
 /*
- * The vCPU leaves the block it entered last for next: a block's entry,
- * or, with sp (QEMU's), the pc where an exception interrupted it with
- * that stack pointer.  Charge what ran of the block, follow where it went.
+ * The block the vCPU leaves, with how many of its instructions ran (in
+ * exact mode charged to the current node): the block entered last in
+ * exact mode, in sampling mode the one just ended if it is followed.
  */
-static void leave_block(Vcpu *v, unsigned index, uint64_t next,
-                        const uint64_t *sp)
+static Block *leaving(Vcpu *v, unsigned index, uint64_t *executed)
 {
-    Block *last = v->block;
-    uint64_t now = executed_total(v, index);
-    uint64_t executed = now - v->block_ticks;
+    Block *last;
+    uint64_t now;
+
+    if (config.period) {
+        last = (Block *)(uintptr_t)qemu_plugin_u64_get(followed, index);
+        qemu_plugin_u64_set(followed, index, 0);
+        *executed = last ? last->n : 0;     /* its last one began */
+        return last;
+    }
+    last = v->block;
+    if (last) {
+        now = executed_total(v, index);
+        *executed = now - v->block_ticks;
+        if (*executed) {
+            charge_block(last, v->calls->node, *executed);
+        }
+        v->block_ticks = now;
+    }
+    return last;
+}
+
+/*
+ * The vCPU left last (executed instructions of it) for next: a block's
+ * entry, or, with sp (QEMU's), the pc where an exception interrupted it
+ * with that stack pointer.  Follow where it went.
+ */
+static void leave_block(Vcpu *v, unsigned index, Block *last,
+                        uint64_t executed, uint64_t next, const uint64_t *sp)
+{
     bool whole = executed >= last->n;
 
-    if (executed && !config.period) {
-        charge_block(last, v->calls->node, executed);
-    }
-    v->block_ticks = now;
     if (last->sp_last != SP_KEPT && whole && !sp) {
         /* (an exception's sp is noted) */
         contexts_sp_written(index, last->sp_last == SP_SWITCHED);
@@ -343,15 +392,22 @@ static void leave_block(Vcpu *v, unsigned index, uint64_t next,
     }
 }
 
+/*
+ * A block's entry (udata): every one in exact mode, in sampling mode
+ * those after a block that is followed
+ */
 static void block_entered(unsigned index, void *udata)
 {
     Block *next = udata;
+    Block *last;
+    uint64_t executed;
     Vcpu *v;
 
     enter();
     v = vcpu_state(index);
-    if (v->block) {
-        leave_block(v, index, next->pc, NULL);
+    last = leaving(v, index, &executed);
+    if (last) {
+        leave_block(v, index, last, executed, next->pc, NULL);
     }
     v->block = next;
     v->block_ticks = executed_total(v, index);
@@ -366,22 +422,102 @@ static void sp_written(unsigned index, void *udata)
     leave();
 }
 
-static void sample(unsigned index, void *udata)
+/* Take a sample at pc; the gap it deferred the next one by */
+static uint64_t take_sample(Vcpu *v, unsigned index, uint64_t pc)
 {
-    uint64_t pc = (uintptr_t)udata;
-    Vcpu *v;
+    uint64_t offset = next_offset(v);
+    uint64_t gap = config.period + offset - v->offset;
 
-    uint64_t offset;
-
-    enter();
-    v = vcpu_state(index);
-    offset = next_offset(v);
-    defer_sample(v, index, config.period + offset - v->offset);
+    defer_sample(v, index, gap);
     v->offset = offset;
     (*pair_counter(histogram, pc, 0))++;
     if (config.stacks) {
         charge(v->calls->node, pc, 1);
     }
+    return gap;
+}
+
+/* Under a QEMU without the hook: at the instruction at pc (udata) */
+static void sample(unsigned index, void *udata)
+{
+    enter();
+    take_sample(vcpu_state(index), index, (uintptr_t)udata);
+    leave();
+}
+
+/*
+ * At the entry of a block (udata), its instructions counted, which takes
+ * the ticks to the next sample: the instructions of it where they reach
+ * each sample are the samples, until the block is left before one.
+ */
+static void sample_block(unsigned index, void *udata)
+{
+    Block *block = udata;
+    Vcpu *v;
+
+    enter();
+    v = vcpu_state(index);
+    g_array_set_size(v->tentative, 0);
+    while (qemu_plugin_u64_get(ticks, index) >= sample_at) {
+        uint64_t before = qemu_plugin_u64_get(ticks, index) - block->n;
+        Tentative t = {
+            .insn = sample_at - 1 - before,
+            .offset = v->offset,
+            .random = v->random,
+        };
+
+        t.gap = take_sample(v, index, block->insn_pc[t.insn]);
+        g_array_append_val(v->tentative, t);
+    }
+    v->sampled = block;
+    v->sampled_ticks = qemu_plugin_u64_get(ticks, index);
+    leave();
+}
+
+/* Undo a sample taken at the entry of block */
+static void undo_sample(Vcpu *v, unsigned index, Block *block,
+                        const Tentative *t)
+{
+    uint64_t pc = block->insn_pc[t->insn];
+
+    (*pair_counter(histogram, pc, 0))--;
+    if (config.stacks) {
+        (*pair_counter(charges, v->calls->node, pc))--;
+    }
+    qemu_plugin_u64_set(ticks, index,
+                        qemu_plugin_u64_get(ticks, index) + t->gap);
+    v->consumed -= t->gap;
+    v->offset = t->offset;
+    v->random = t->random;
+}
+
+void profile_block_left(unsigned index, uint64_t not_begun)
+{
+    Vcpu *v;
+    GArray *tentative;
+
+    enter();
+    v = vcpu_state(index);
+    tentative = v->tentative;
+    if (tentative->len &&
+        qemu_plugin_u64_get(ticks, index) == v->sampled_ticks) {
+        /* The block sampled at its entry: undo those not reached */
+        size_t began = v->sampled->n - not_begun;
+
+        while (tentative->len &&
+               g_array_index(tentative, Tentative,
+                             tentative->len - 1).insn >= began) {
+            undo_sample(v, index, v->sampled,
+                        &g_array_index(tentative, Tentative,
+                                       tentative->len - 1));
+            g_array_set_size(tentative, tentative->len - 1);
+        }
+    }
+    g_array_set_size(tentative, 0);
+    qemu_plugin_u64_set(ticks, index,
+                        qemu_plugin_u64_get(ticks, index) - not_begun);
+    /* Its last instruction, which may have stored it, did not begin */
+    qemu_plugin_u64_set(followed, index, 0);
     leave();
 }
 
@@ -423,17 +559,21 @@ void profile_switch(unsigned index, CallStack *to)
     v->block = NULL;
     v->block_ticks = now;
     v->calls = to;
+    qemu_plugin_u64_set(followed, index, 0);    /* the old one's */
 }
 
 void profile_exception_entered(unsigned index, uint64_t number,
                                uint64_t resume_pc, uint64_t sp)
 {
+    Block *last;
+    uint64_t executed;
     Vcpu *v;
 
     enter();
     v = vcpu_state(index);
-    if (v->block) {
-        leave_block(v, index, resume_pc, &sp);
+    last = leaving(v, index, &executed);
+    if (last) {
+        leave_block(v, index, last, executed, resume_pc, &sp);
     }
     contexts_entered(index, number, sp);
     leave();
@@ -452,8 +592,11 @@ void profile_init(const ProfileConfig *cfg)
     config = *cfg;
     sample_at = 2 * config.period;
     g_mutex_init(&lock);
-    tick_board = qemu_plugin_scoreboard_new(sizeof(uint64_t));
-    ticks = qemu_plugin_scoreboard_u64(tick_board);
+    inline_board = qemu_plugin_scoreboard_new(sizeof(InlineState));
+    ticks = qemu_plugin_scoreboard_u64_in_struct(inline_board, InlineState,
+                                                 ticks);
+    followed = qemu_plugin_scoreboard_u64_in_struct(inline_board,
+                                                    InlineState, followed);
     vcpus = g_ptr_array_new();
     blocks = g_ptr_array_new();
     histogram = pair_table();
@@ -490,10 +633,52 @@ static SpWrite sp_write(struct qemu_plugin_insn *insn)
     return t.reads & sp_bit ? SP_MOVED : SP_SWITCHED;
 }
 
+/* What follow() needs to see at the next block's entry */
+static bool is_followed(const Block *block)
+{
+    switch (block->last.kind) {
+    case INSN_CALL:
+    case INSN_RETURN:
+    case INSN_EXCEPTION_RETURN:
+        return true;
+    case INSN_BRANCH:
+        return !block->last.direct;
+    case INSN_OTHER:
+    case INSN_TRAP:
+        break;
+    }
+    return block->sp_last != SP_KEPT;
+}
+
+/* Block entry: follow, count the block, sample (registered in this order) */
+static void instrument_entry(struct qemu_plugin_tb *tb, Block *block)
+{
+    if (config.stacks && !config.period) {
+        /* Registers are read at a block's entry (all in memory then) */
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
+                                             QEMU_PLUGIN_CB_R_REGS, block);
+    } else if (config.stacks) {
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, block_entered, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
+            followed, 0, block);
+    }
+    if (!config.counts_blocks) {
+        return;                         /* counted per instruction */
+    }
+    qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+        tb, QEMU_PLUGIN_INLINE_ADD_U64, ticks, block->n);
+    if (config.period) {
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, sample_block, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
+            ticks, sample_at, block);
+    }
+}
+
 void profile_instrument(struct qemu_plugin_tb *tb)
 {
     Block *block = g_new0(Block, 1);
     SpWrite sp_pending = SP_KEPT;
+    struct qemu_plugin_insn *insn = NULL;
     size_t i;
 
     block->pc = qemu_plugin_tb_vaddr(tb);
@@ -505,11 +690,14 @@ void profile_instrument(struct qemu_plugin_tb *tb)
                                                    sizeof(uint64_t));
     }
     for (i = 0; i < block->n; i++) {
-        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-        uint64_t pc = qemu_plugin_insn_vaddr(insn);
-        size_t len = qemu_plugin_insn_size(insn);
-        SpWrite writes_sp = config.stacks ? sp_write(insn) : SP_KEPT;
+        uint64_t pc;
+        size_t len;
+        SpWrite writes_sp;
 
+        insn = qemu_plugin_tb_get_insn(tb, i);
+        pc = qemu_plugin_insn_vaddr(insn);
+        len = qemu_plugin_insn_size(insn);
+        writes_sp = config.stacks ? sp_write(insn) : SP_KEPT;
         if (sp_pending != SP_KEPT) {
             /* Before this one: the stack pointer it left */
             qemu_plugin_register_vcpu_insn_exec_cb(
@@ -519,13 +707,15 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         sp_pending = writes_sp;
         block->insn_pc[i] = pc;
         block->insn_len[i] = len;
-        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-            insn, QEMU_PLUGIN_INLINE_ADD_U64, ticks, 1);
-        if (config.period) {
+        if (!config.counts_blocks) {
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                insn, QEMU_PLUGIN_INLINE_ADD_U64, ticks, 1);
+        }
+        if (config.period && !config.counts_blocks) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, sample, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
                 ticks, sample_at, (void *)(uintptr_t)pc);
-        } else {
+        } else if (!config.period) {
             qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
 
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
@@ -542,11 +732,13 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         }
     }
     block->sp_last = sp_pending;
-    if (config.stacks) {
-        /* Registers are read at a block's entry (all in memory then) */
-        qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
-                                             QEMU_PLUGIN_CB_R_REGS, block);
+    if (config.stacks && config.period && is_followed(block)) {
+        /* As it begins: a block left before has not done it */
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            insn, QEMU_PLUGIN_INLINE_STORE_U64, followed,
+            (uintptr_t)block);
     }
+    instrument_entry(tb, block);
     enter();
     g_ptr_array_add(blocks, block);
     leave();
@@ -568,7 +760,7 @@ void profile_vcpu_init(unsigned index)
     leave();
 }
 
-void profile_restart(void)
+void profile_restart(unsigned index, uint64_t not_begun)
 {
     guint b;
     size_t i;
@@ -578,6 +770,7 @@ void profile_restart(void)
         return;                 /* not profiling */
     }
     enter();
+    vcpu_state(index)->not_begun = config.counts_blocks ? not_begun : 0;
     g_hash_table_remove_all(histogram);
     g_hash_table_remove_all(charges);
     g_hash_table_remove_all(arcs);
@@ -606,6 +799,7 @@ void profile_restart(void)
     if (config.stacks) {
         contexts_restart();             /* (followed with stacks only) */
     }
+    vcpu_state(index)->not_begun = 0;
     leave();
 }
 

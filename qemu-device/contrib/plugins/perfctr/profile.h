@@ -17,6 +17,7 @@ typedef struct ProfileConfig {
     uint64_t period;        /* sample every period instructions; 0: exact */
     bool stacks;            /* track calls and returns */
     bool threads;           /* vCPUs may run at once: lock shared tables */
+    bool counts_blocks;     /* QEMU reports blocks left early (the hook) */
 } ProfileConfig;
 
 /* The call stack of one execution context (contexts.c) */
@@ -25,11 +26,16 @@ typedef struct CallStack CallStack;
 void profile_init(const ProfileConfig *config);
 void profile_vcpu_init(unsigned index);
 void profile_instrument(struct qemu_plugin_tb *tb);
-/* Profile from now on, forgetting what was counted (start=) */
-void profile_restart(void);
+/*
+ * Profile from now on, forgetting what was counted (start=): from a
+ * callback in vCPU index's running block, not_begun of whose
+ * instructions have not begun
+ */
+void profile_restart(unsigned index, uint64_t not_begun);
 void profile_write(FILE *out);
 
-/* From the hook (PerfctrPluginOps): the exceptions the vCPU takes */
+/* From the hook (PerfctrPluginOps): a block left early, exceptions */
+void profile_block_left(unsigned index, uint64_t not_begun);
 void profile_exception_entered(unsigned index, uint64_t number,
                                uint64_t resume_pc, uint64_t sp);
 void profile_exception_returned(unsigned index, uint64_t number,

@@ -140,7 +140,7 @@ static void start_reached(unsigned vcpu_index, void *udata)
         qemu_plugin_u64_set(reached, i, 1);
     }
     started = true;
-    profile_restart();
+    profile_restart(vcpu_index, (uintptr_t)udata);
     cycles_restart();
 }
 
@@ -181,7 +181,8 @@ void stop_instrument(struct qemu_plugin_tb *tb)
         if (pc == start_pc) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, start_reached, QEMU_PLUGIN_CB_NO_REGS,
-                QEMU_PLUGIN_COND_EQ, arrivals_at(stops), 0, NULL);
+                QEMU_PLUGIN_COND_EQ, arrivals_at(stops), 0,
+                (void *)(uintptr_t)(n - i));    /* not begun, this one too */
         }
     }
 }
