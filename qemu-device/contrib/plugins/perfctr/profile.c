@@ -84,6 +84,12 @@ struct CallStack {
     Frame stack[MAX_DEPTH];
 };
 
+/* Per vCPU, in the translated code */
+typedef struct InlineState {
+    uint64_t ticks;         /* instructions executed, less those consumed */
+    uint64_t followed;      /* sampling: the block just ended, if followed */
+} InlineState;
+
 /* A sample taken at a block's entry, undone if the block is left early */
 typedef struct Tentative {
     size_t insn;            /* in the block */
@@ -104,17 +110,14 @@ typedef struct Vcpu {
     Block *sampled;
     uint64_t sampled_ticks; /* the ticks after them (while it runs) */
     GArray *tentative;
+    InlineState *inline_state;  /* its entry in the scoreboard */
 } Vcpu;
-
-/* Per vCPU, in the translated code */
-typedef struct InlineState {
-    uint64_t ticks;         /* instructions executed, less those consumed */
-    uint64_t followed;      /* sampling: the block just ended, if followed */
-} InlineState;
 
 typedef struct NodeInfo {
     uint64_t parent;
     uint64_t call_site;
+    /* Its child entered last, and from where (children's cache) */
+    uint64_t last_site, last_child;
 } NodeInfo;
 
 static ProfileConfig config;
@@ -183,20 +186,24 @@ static void leave(void)
 
 static Vcpu *vcpu_state(unsigned index)
 {
-    while (vcpus->len <= index) {
-        Vcpu *v = g_new0(Vcpu, 1);
+    Vcpu *v;
 
+    while (vcpus->len <= index) {
+        v = g_new0(Vcpu, 1);
         v->random = UINT64_C(0x9e3779b97f4a7c15) + vcpus->len;
         v->tentative = g_array_new(false, false, sizeof(Tentative));
         g_ptr_array_add(vcpus, v);
     }
-    return g_ptr_array_index(vcpus, index);
+    v = g_ptr_array_index(vcpus, index);
+    /* (it moves if QEMU grows the scoreboard for a new vCPU) */
+    v->inline_state = qemu_plugin_scoreboard_find(inline_board, index);
+    return v;
 }
 
 /* Instructions executed on the vCPU so far (begun, in a callback) */
 static uint64_t executed_total(Vcpu *v, unsigned index)
 {
-    return v->consumed + qemu_plugin_u64_get(ticks, index) - v->not_begun;
+    return v->consumed + v->inline_state->ticks - v->not_begun;
 }
 
 /* The next sample's offset into its period */
@@ -211,8 +218,7 @@ static uint64_t next_offset(Vcpu *v)
 /* Take gap instructions off the ticks: the next sample is gap later */
 static void defer_sample(Vcpu *v, unsigned index, uint64_t gap)
 {
-    qemu_plugin_u64_set(ticks, index,
-                        qemu_plugin_u64_get(ticks, index) - gap);
+    v->inline_state->ticks -= gap;
     v->consumed += gap;
 }
 
@@ -233,14 +239,22 @@ static void charge_block(Block *block, uint64_t node, uint64_t amount)
 
 static uint64_t child_node(uint64_t parent, uint64_t call_site)
 {
-    uint64_t *node = pair_counter(children, parent, call_site);
+    NodeInfo *info = &g_array_index(nodes, NodeInfo, parent);
+    uint64_t *node;
 
-    if (!*node) {
-        NodeInfo info = { parent, call_site };
-
-        g_array_append_val(nodes, info);
-        *node = nodes->len - 1;
+    if (info->last_child && info->last_site == call_site) {
+        return info->last_child;
     }
+    node = pair_counter(children, parent, call_site);
+    if (!*node) {
+        NodeInfo child = { parent, call_site };
+
+        g_array_append_val(nodes, child);
+        *node = nodes->len - 1;
+        info = &g_array_index(nodes, NodeInfo, parent);    /* (moved) */
+    }
+    info->last_site = call_site;
+    info->last_child = *node;
     return *node;
 }
 
@@ -353,8 +367,8 @@ static Block *leaving(Vcpu *v, unsigned index, uint64_t *executed)
     uint64_t now;
 
     if (config.period) {
-        last = (Block *)(uintptr_t)qemu_plugin_u64_get(followed, index);
-        qemu_plugin_u64_set(followed, index, 0);
+        last = (Block *)(uintptr_t)v->inline_state->followed;
+        v->inline_state->followed = 0;
         *executed = last ? last->n : 0;     /* its last one began */
         return last;
     }
@@ -458,8 +472,8 @@ static void sample_block(unsigned index, void *udata)
     enter();
     v = vcpu_state(index);
     g_array_set_size(v->tentative, 0);
-    while (qemu_plugin_u64_get(ticks, index) >= sample_at) {
-        uint64_t before = qemu_plugin_u64_get(ticks, index) - block->n;
+    while (v->inline_state->ticks >= sample_at) {
+        uint64_t before = v->inline_state->ticks - block->n;
         Tentative t = {
             .insn = sample_at - 1 - before,
             .offset = v->offset,
@@ -470,7 +484,7 @@ static void sample_block(unsigned index, void *udata)
         g_array_append_val(v->tentative, t);
     }
     v->sampled = block;
-    v->sampled_ticks = qemu_plugin_u64_get(ticks, index);
+    v->sampled_ticks = v->inline_state->ticks;
     leave();
 }
 
@@ -484,8 +498,7 @@ static void undo_sample(Vcpu *v, unsigned index, Block *block,
     if (config.stacks) {
         (*pair_counter(charges, v->calls->node, pc))--;
     }
-    qemu_plugin_u64_set(ticks, index,
-                        qemu_plugin_u64_get(ticks, index) + t->gap);
+    v->inline_state->ticks += t->gap;
     v->consumed -= t->gap;
     v->offset = t->offset;
     v->random = t->random;
@@ -500,7 +513,7 @@ void profile_block_left(unsigned index, uint64_t not_begun)
     v = vcpu_state(index);
     tentative = v->tentative;
     if (tentative->len &&
-        qemu_plugin_u64_get(ticks, index) == v->sampled_ticks) {
+        v->inline_state->ticks == v->sampled_ticks) {
         /* The block sampled at its entry: undo those not reached */
         size_t began = v->sampled->n - not_begun;
 
@@ -514,10 +527,9 @@ void profile_block_left(unsigned index, uint64_t not_begun)
         }
     }
     g_array_set_size(tentative, 0);
-    qemu_plugin_u64_set(ticks, index,
-                        qemu_plugin_u64_get(ticks, index) - not_begun);
+    v->inline_state->ticks -= not_begun;
     /* Its last instruction, which may have stored it, did not begin */
-    qemu_plugin_u64_set(followed, index, 0);
+    v->inline_state->followed = 0;
     leave();
 }
 
@@ -559,7 +571,7 @@ void profile_switch(unsigned index, CallStack *to)
     v->block = NULL;
     v->block_ticks = now;
     v->calls = to;
-    qemu_plugin_u64_set(followed, index, 0);    /* the old one's */
+    v->inline_state->followed = 0;      /* the old one's */
 }
 
 void profile_exception_entered(unsigned index, uint64_t number,
@@ -755,8 +767,8 @@ void profile_vcpu_init(unsigned index)
     v = vcpu_state(index);
     /* The first sample at instruction U_0 + 1 (counting from 1) */
     v->offset = next_offset(v);
-    qemu_plugin_u64_set(ticks, index, sample_at - v->offset - 1);
-    v->consumed = -qemu_plugin_u64_get(ticks, index);  /* none executed */
+    v->inline_state->ticks = sample_at - v->offset - 1;
+    v->consumed = -v->inline_state->ticks;      /* none executed */
     leave();
 }
 
