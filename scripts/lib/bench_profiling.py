@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """scripts/bench, profiling: what -pg costs the guest, and what host-side
-profiling and event counting cost the host, side by side on one
-call-heavy image (tests/programs/bench_calls.c) against plain -icount
-and against QEMU's own hotblocks plugin."""
+profiling and event counting cost the host, side by side on a
+call-heavy image (tests/programs/bench_calls.c) and a compute loop
+(tests/programs/bench_loop.c) against plain -icount and against QEMU's
+own hotblocks plugin."""
 
 import re
 import subprocess
@@ -15,6 +16,7 @@ import qemu
 from common import REPO
 
 PROGRAM = REPO / "tests" / "programs" / "bench_calls.c"
+LOOP = REPO / "tests" / "programs" / "bench_loop.c"
 PERIODS = [100, 1000, 10000]
 
 
@@ -49,12 +51,15 @@ def rows(built, board, runs, command, timed, side_by_side, row):
             f"host-side profiling: {section_clocks(profiled) - clocks}; "
             f"without profiling {clocks} clocks")
 
-        def against_plain(what, args):
-            with_it, without = side_by_side(command(plain, args),
-                                            plugin.without(base), runs)
-            row(f"host time, {what} (fib(32))", f"{with_it:.3f} s",
+        loop = firmware.build_app(board, [LOOP], firmware.AppOptions(),
+                                  work).rename(work / "loop.elf")
+
+        def against_plain(what, args, image=plain, name="fib(32)"):
+            with_it, without = side_by_side(
+                command(image, args), plugin.without(command(image)), runs)
+            row(f"host time, {what} ({name})", f"{with_it:.3f} s",
                 f"plain -icount: {without:.3f} s; "
-                f"+{100 * (with_it / without - 1):.0f}%")
+                f"{100 * (with_it / without - 1):+.0f}%")
 
         def counting(level):
             return command(firmware.build_app(
@@ -83,3 +88,12 @@ def rows(built, board, runs, command, timed, side_by_side, row):
                       plugin.qemu_args(built, board, results))
         against_plain("QEMU's hotblocks plugin (per-block counts)",
                       ["-plugin", str(built.build / qemu.HOTBLOCKS)])
+        for what, period, stacks in [
+                ("sampling every 1000 clocks, no call stacks", 1000, False),
+                ("sampling every 1000 clocks, with call stacks", 1000,
+                 True),
+                ("exact profile (every instruction), with call stacks",
+                 plugin.EXACT, True)]:
+            against_plain(what, plugin.qemu_args(built, board, results,
+                                                 period, stacks=stacks),
+                          loop, "CRC-32 loop")
