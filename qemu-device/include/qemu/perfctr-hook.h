@@ -119,6 +119,14 @@ void perfctr_hook_set_plugin(const PerfctrPluginOps *ops);
  */
 void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc);
 
+/*
+ * Called by the plugin in a callback that reads registers, or from one
+ * of its PerfctrPluginOps: the stack pointer of the vCPU that runs it,
+ * as its code sees it (GDB's "sp"), without the gdbstub's copying
+ * (accel/tcg/cpu-exec.c: it knows each target's CPU state)
+ */
+uint64_t perfctr_hook_stack_pointer(void);
+
 /* A device counting events of one vCPU */
 typedef struct PerfctrHookClient PerfctrHookClient;
 struct PerfctrHookClient {

@@ -39,6 +39,7 @@
 #include "profile.h"
 
 #pragma weak perfctr_hook_virtual_ns
+#pragma weak perfctr_hook_stack_pointer
 
 #define MAX_NESTING 64
 #define MAX_NAME 64
@@ -173,6 +174,13 @@ static uint64_t read_reg(VcpuContexts *vc, struct qemu_plugin_register *reg)
         value = value << 8 | vc->buf->data[n];  /* little-endian guests */
     }
     return value;
+}
+
+/* The stack pointer (reg_sp): QEMU's hook reads it without copying */
+static uint64_t read_sp(VcpuContexts *vc)
+{
+    return perfctr_hook_stack_pointer ? perfctr_hook_stack_pointer() :
+           read_reg(vc, reg_sp);
 }
 
 /* A pointer in guest memory (64-bit in A64); 0 if it cannot be read */
@@ -312,7 +320,7 @@ static void enter_handler(VcpuContexts *vc, unsigned index, uint64_t number,
     h->run_cycles = 0;
     profile_stack_clear(h->calls);
     if (reg_sp) {
-        h->run_sp = read_reg(vc, reg_sp);
+        h->run_sp = read_sp(vc);
         note_sp(h, h->run_sp);
     }
     run(vc, index, h);
@@ -452,7 +460,7 @@ void contexts_returned(unsigned index, uint64_t pc)
     VcpuContexts *vc = vcpu_contexts(index);
 
     if (reg_sp) {
-        returned(index, false, 0, pc, read_reg(vc, reg_sp));
+        returned(index, false, 0, pc, read_sp(vc));
     }
 }
 
@@ -483,10 +491,10 @@ void contexts_sp_written(unsigned index, bool switched)
         return;
     }
     if (!switched) {
-        note_sp(c, read_reg(vc, reg_sp));
+        note_sp(c, read_sp(vc));
     } else if (c->handler) {
         /* Its run goes on on another stack: its use counts from there */
-        c->run_sp = read_reg(vc, reg_sp);
+        c->run_sp = read_sp(vc);
     }
 }
 
