@@ -74,12 +74,13 @@ PerfCounterNow perf_counter_now(PerfCounterState *s)
         /* Only those: each read costs the access time */
         .read = s->events_counted,
     };
-    unsigned e;
+    uint32_t left = now.read;
 
-    for (e = PERFCTR_EVENT_INSTRUCTIONS + 1; e < PERFCTR_EVENT_COUNT; e++) {
-        if (now.read & BIT(e)) {
-            perfctr_hook_read_event(s->cpu, e, &now.events[e]);
-        }
+    while (left) {
+        unsigned e = ctz32(left);
+
+        left &= left - 1;
+        perfctr_hook_read_event(s->cpu, e, &now.events[e]);
     }
     return now;
 }
@@ -110,7 +111,7 @@ static bool perf_counter_counting(PerfCounterState *s, unsigned counter)
 
 /* The events counter @counter's selected event has had since the sync */
 static uint64_t perf_counter_new_events(PerfCounterState *s, unsigned counter,
-                                        PerfCounterNow now)
+                                        const PerfCounterNow *now)
 {
     unsigned e = s->evsel[counter];
 
@@ -118,14 +119,14 @@ static uint64_t perf_counter_new_events(PerfCounterState *s, unsigned counter,
         return 0;
     }
     if (e == PERFCTR_EVENT_INSTRUCTIONS) {
-        return now.insns - s->sync_insns;
+        return now->insns - s->sync_insns;
     }
-    return now.events[e] - s->sync_events[e];
+    return now->events[e] - s->sync_events[e];
 }
 
 /* The time (ns, or cycles) counter @counter has had since the sync */
 static uint64_t perf_counter_new_time(PerfCounterState *s, unsigned counter,
-                                      PerfCounterNow now)
+                                      const PerfCounterNow *now)
 {
     PerfctrEvent clock = s->clock_event;
 
@@ -133,13 +134,13 @@ static uint64_t perf_counter_new_time(PerfCounterState *s, unsigned counter,
         return 0;
     }
     if (clock == PERFCTR_EVENT_NONE) {
-        return now.ns - s->sync_ns;
+        return now->ns - s->sync_ns;
     }
-    return now.events[clock] - s->sync_events[clock];
+    return now->events[clock] - s->sync_events[clock];
 }
 
 /* Bring every running counter up to @now; call before any state change */
-void perf_counter_sync(PerfCounterState *s, PerfCounterNow now)
+void perf_counter_sync(PerfCounterState *s, const PerfCounterNow *now)
 {
     /* Only the counting ones move: the global counter, running sections */
     uint64_t counting = s->enabled ? s->section_running | 1 : 0;
@@ -151,13 +152,13 @@ void perf_counter_sync(PerfCounterState *s, PerfCounterNow now)
         s->counted_time[i] += perf_counter_new_time(s, i, now);
         s->counted_events[i] += perf_counter_new_events(s, i, now);
     }
-    s->sync_ns = now.ns;
-    s->sync_insns = now.insns;
-    memcpy(s->sync_events, now.events, sizeof(s->sync_events));
+    s->sync_ns = now->ns;
+    s->sync_insns = now->insns;
+    memcpy(s->sync_events, now->events, sizeof(s->sync_events));
 }
 
 uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
-                            PerfCounterNow now)
+                            const PerfCounterNow *now)
 {
     uint64_t time = s->counted_time[counter] +
                     perf_counter_new_time(s, counter, now);
@@ -169,7 +170,7 @@ uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
 }
 
 uint64_t perf_counter_event_count(PerfCounterState *s, unsigned counter,
-                                  PerfCounterNow now)
+                                  const PerfCounterNow *now)
 {
     return s->counted_events[counter] +
            perf_counter_new_events(s, counter, now);
@@ -218,7 +219,7 @@ uint64_t perf_counter_pending(PerfCounterState *s)
  * so acknowledging it while that holds sets it again.  A wrap is bits
  * 63..32 of the event count going up.
  */
-void perf_counter_update(PerfCounterState *s, PerfCounterNow now)
+void perf_counter_update(PerfCounterState *s, const PerfCounterNow *now)
 {
     int64_t deadline = INT64_MAX;
     unsigned i, e;
@@ -227,9 +228,15 @@ void perf_counter_update(PerfCounterState *s, PerfCounterNow now)
     for (i = 0; i <= s->num_sections; i++) {
         uint64_t count = s->counted_events[i];
         uint32_t ctrl = s->ctrl[i];
-        bool counting = perf_counter_counting(s, i);
         uint64_t left = 0;
+        bool counting;
 
+        if (!(ctrl & (R_CTRL_THRESH_EN_MASK | R_CTRL_OVF_EN_MASK))) {
+            /* Neither flag nor target: only the wraps to keep up with */
+            s->wraps[i] = count >> 32;
+            continue;
+        }
+        counting = perf_counter_counting(s, i);
         e = s->evsel[i];
         if (count >> 32 != s->wraps[i]) {
             if (count >> 32 > s->wraps[i] &&
@@ -250,13 +257,13 @@ void perf_counter_update(PerfCounterState *s, PerfCounterNow now)
                 PerfctrEvent clock = s->clock_event;
 
                 s->hook.target[clock] = MIN(s->hook.target[clock],
-                                            now.events[clock] +
+                                            now->events[clock] +
                                             s->thresh[i] - value);
             } else if (counting) {
                 uint64_t ns = perf_counter_ns_for(s, s->thresh[i]) -
                               s->counted_time[i];
 
-                deadline = MIN(deadline, now.ns + MIN(ns, INT64_MAX / 2));
+                deadline = MIN(deadline, now->ns + MIN(ns, INT64_MAX / 2));
             }
         }
         if (FIELD_EX32(ctrl, CTRL, OVF_EN)) {
@@ -266,10 +273,10 @@ void perf_counter_update(PerfCounterState *s, PerfCounterNow now)
         }
         if (left && counting && e == PERFCTR_EVENT_INSTRUCTIONS &&
             icount_enabled()) {
-            deadline = MIN(deadline, now.ns +
+            deadline = MIN(deadline, now->ns +
                            icount_to_ns(MIN(left, INT64_MAX >> 8)));
         } else if (left && counting && e > PERFCTR_EVENT_INSTRUCTIONS) {
-            s->hook.target[e] = MIN(s->hook.target[e], now.events[e] + left);
+            s->hook.target[e] = MIN(s->hook.target[e], now->events[e] + left);
         }
     }
     /*
@@ -292,8 +299,8 @@ static void perf_counter_check(PerfCounterState *s)
 {
     PerfCounterNow now = perf_counter_now(s);
 
-    perf_counter_sync(s, now);
-    perf_counter_update(s, now);
+    perf_counter_sync(s, &now);
+    perf_counter_update(s, &now);
 }
 
 /* A time or instruction threshold is due (or the CPU slept: check) */

@@ -33,9 +33,9 @@ typedef struct PerfCounterNow {
 PerfCounterNow perf_counter_now(PerfCounterState *s);
 /* Counter @counter's time in clocks, and its event count, at @now */
 uint64_t perf_counter_ticks(PerfCounterState *s, unsigned counter,
-                            PerfCounterNow now);
+                            const PerfCounterNow *now);
 uint64_t perf_counter_event_count(PerfCounterState *s, unsigned counter,
-                                  PerfCounterNow now);
+                                  const PerfCounterNow *now);
 
 /* The counting (perf-counter-count.c) */
 /* After a change of the event selects or the clock: events_counted */
@@ -43,9 +43,9 @@ void perf_counter_events_counted_update(PerfCounterState *s);
 /* An event the counters did not count until now counts from @now */
 void perf_counter_baseline_new(PerfCounterState *s, PerfCounterNow *now);
 /* Bring every running counter up to @now; call before any state change */
-void perf_counter_sync(PerfCounterState *s, PerfCounterNow now);
+void perf_counter_sync(PerfCounterState *s, const PerfCounterNow *now);
 /* Raise the flags reached by @now (synced); arm for the next ones */
-void perf_counter_update(PerfCounterState *s, PerfCounterNow now);
+void perf_counter_update(PerfCounterState *s, const PerfCounterNow *now);
 /* The counters whose flags are set (bit i) */
 uint64_t perf_counter_pending(PerfCounterState *s);
 /* The timer's and the hook's callbacks: a flag may be due */
@@ -55,7 +55,7 @@ void perf_counter_reached(PerfctrHookClient *client);
 /* The host readout (perf-counter-readout.c) */
 void perf_counter_readout_record(PerfCounterState *s,
                                  PerfCounterEventKind kind,
-                                 unsigned section, PerfCounterNow now);
+                                 unsigned section, const PerfCounterNow *now);
 bool perf_counter_readout_realize(PerfCounterState *s, Error **errp);
 void perf_counter_readout_unrealize(PerfCounterState *s);
 void perf_counter_readout_class_init(ObjectClass *oc);

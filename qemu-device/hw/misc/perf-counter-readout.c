@@ -27,10 +27,10 @@
 
 /* Add a command to the timeline, or count it as dropped when full */
 void perf_counter_readout_record(PerfCounterState *s, PerfCounterEventKind kind,
-                                 unsigned section, PerfCounterNow now)
+                                 unsigned section, const PerfCounterNow *now)
 {
     PerfCounterEvent ev = {
-        .ns = now.ns, .insns = now.insns, .kind = kind, .section = section,
+        .ns = now->ns, .insns = now->insns, .kind = kind, .section = section,
     };
 
     if (!s->timeline) {
@@ -67,7 +67,7 @@ static const char *const perf_counter_event_names[PERFCTR_EVENT_COUNT] = {
 
 /* Host readout: one counter's numbers, read now */
 static QDict *perf_counter_counter_dict(PerfCounterState *s, unsigned counter,
-                                        PerfCounterNow now)
+                                        const PerfCounterNow *now)
 {
     QDict *d = qdict_new();
     uint64_t count = perf_counter_event_count(s, counter, now);
@@ -112,9 +112,9 @@ static QDict *perf_counter_report(PerfCounterState *s)
     qdict_put_bool(report, "icount", icount_enabled());
     qdict_put_int(report, "virtual-ns", now.ns);
     qdict_put_bool(report, "enabled", s->enabled);
-    qdict_put(report, "global", perf_counter_counter_dict(s, 0, now));
+    qdict_put(report, "global", perf_counter_counter_dict(s, 0, &now));
     for (i = 1; i <= sections; i++) {
-        QDict *d = perf_counter_counter_dict(s, i, now);
+        QDict *d = perf_counter_counter_dict(s, i, &now);
 
         qdict_put_int(d, "section", i);
         qdict_put_bool(d, "running", !!(s->section_running & BIT_ULL(i)));

@@ -146,7 +146,8 @@ static void perf_counter_clear(PerfCounterState *s)
 }
 
 /* At @now, to which the counters were just synced */
-static void perf_counter_snapshot(PerfCounterState *s, PerfCounterNow now)
+static void perf_counter_snapshot(PerfCounterState *s,
+                                  const PerfCounterNow *now)
 {
     unsigned i;
 
@@ -154,7 +155,7 @@ static void perf_counter_snapshot(PerfCounterState *s, PerfCounterNow now)
         s->snap_ticks[i] = perf_counter_ticks(s, i, now);
         s->snap_events[i] = perf_counter_event_count(s, i, now);
     }
-    trace_perf_counter_snapshot(now.ns);
+    trace_perf_counter_snapshot(now->ns);
 }
 
 static void perf_counter_log_unused(const char *access, hwaddr offset)
@@ -169,13 +170,14 @@ static uint64_t perf_counter_read_counter(PerfCounterState *s,
                                           unsigned counter, hwaddr reg,
                                           hwaddr offset)
 {
+    PerfCounterNow now;
+
     switch (reg) {
     case A_TIME_LO:
-        return extract64(perf_counter_ticks(s, counter, perf_counter_now(s)),
-                         0, 32);
     case A_TIME_HI:
-        return extract64(perf_counter_ticks(s, counter, perf_counter_now(s)),
-                         32, 32);
+        now = perf_counter_now(s);
+        return extract64(perf_counter_ticks(s, counter, &now),
+                         reg == A_TIME_HI ? 32 : 0, 32);
     case A_EVENTS:
         return s->events[counter];
     default:
@@ -258,46 +260,69 @@ typedef enum PerfCounterBlock {
     PERF_COUNTER_BLOCK_EVCNT,
 } PerfCounterBlock;
 
-/* Each block's words per counter: a power of two (a shift, not a divide) */
-static const struct {
+typedef struct PerfCounterBlockInfo {
     PerfCounterBlock block;
     hwaddr base;
-    unsigned stride_shift;
-} perf_counter_blocks[] = {
-    { PERF_COUNTER_BLOCK_COUNTER, 0, 4 },
-    { PERF_COUNTER_BLOCK_SELECT, PERF_COUNTER_SELECT_BASE, 4 },
-    { PERF_COUNTER_BLOCK_FLAGS, PERF_COUNTER_FLAGS_BASE, 2 },
-    { PERF_COUNTER_BLOCK_SNAP, PERF_COUNTER_SNAP_BASE, 4 },
-    { PERF_COUNTER_BLOCK_EVCNT, PERF_COUNTER_EVCNT_BASE, 3 },
+    unsigned stride_shift;  /* words per counter: a shift, not a divide */
+} PerfCounterBlockInfo;
+
+/*
+ * The block of each 256-byte page of the map (each block starts on a
+ * page): one lookup per access, as the map is decoded at every one
+ */
+#define PERF_COUNTER_PAGE(offset) ((offset) >> 8)
+/* The pages of [base, end) are block's */
+#define PERF_COUNTER_PAGES(block, base, end, stride_shift) \
+    [PERF_COUNTER_PAGE(base) ... PERF_COUNTER_PAGE(end) - 1] = \
+        { block, base, stride_shift }
+
+static const PerfCounterBlockInfo perf_counter_pages[] = {
+    PERF_COUNTER_PAGES(PERF_COUNTER_BLOCK_COUNTER, 0,
+                       PERF_COUNTER_SELECT_BASE, 4),
+    PERF_COUNTER_PAGES(PERF_COUNTER_BLOCK_SELECT, PERF_COUNTER_SELECT_BASE,
+                       PERF_COUNTER_EXT_BASE, 4),
+    PERF_COUNTER_PAGES(PERF_COUNTER_BLOCK_FLAGS, PERF_COUNTER_FLAGS_BASE,
+                       PERF_COUNTER_SNAP_BASE, 2),
+    PERF_COUNTER_PAGES(PERF_COUNTER_BLOCK_SNAP, PERF_COUNTER_SNAP_BASE,
+                       PERF_COUNTER_EVCNT_BASE, 4),
+    PERF_COUNTER_PAGES(PERF_COUNTER_BLOCK_EVCNT, PERF_COUNTER_EVCNT_BASE,
+                       PERF_COUNTER_MMIO_SIZE, 3),
 };
 QEMU_BUILD_BUG_ON(PERF_COUNTER_STRIDE != 1 << 4);
 QEMU_BUILD_BUG_ON(PERF_COUNTER_EVCNT_STRIDE != 1 << 3);
+/* The extension block has its page to itself (no block's) */
+QEMU_BUILD_BUG_ON(PERF_COUNTER_PAGE(PERF_COUNTER_EXT_END - 1) !=
+                  PERF_COUNTER_PAGE(PERF_COUNTER_EXT_BASE) ||
+                  PERF_COUNTER_PAGE(PERF_COUNTER_FLAGS_BASE) !=
+                  PERF_COUNTER_PAGE(PERF_COUNTER_EXT_BASE) + 1);
 
 /* The block of @offset, and in it the counter and the word's offset */
 static PerfCounterBlock perf_counter_decode(PerfCounterState *s,
                                             hwaddr offset, unsigned *counter,
                                             hwaddr *reg)
 {
-    unsigned b;
+    const PerfCounterBlockInfo *b;
+    hwaddr rel;
 
-    for (b = 0; b < ARRAY_SIZE(perf_counter_blocks); b++) {
-        hwaddr rel = offset - perf_counter_blocks[b].base;
-        unsigned shift = perf_counter_blocks[b].stride_shift;
-
-        if (offset >= perf_counter_blocks[b].base &&
-            rel >> shift <= s->num_sections) {
-            *counter = rel >> shift;
-            *reg = rel & ((1u << shift) - 1);
-            return perf_counter_blocks[b].block;
-        }
+    if (PERF_COUNTER_PAGE(offset) >= ARRAY_SIZE(perf_counter_pages)) {
+        return PERF_COUNTER_BLOCK_NONE;
     }
-    return PERF_COUNTER_BLOCK_NONE;
+    b = &perf_counter_pages[PERF_COUNTER_PAGE(offset)];
+    rel = offset - b->base;
+    if (b->block == PERF_COUNTER_BLOCK_NONE ||
+        rel >> b->stride_shift > s->num_sections) {
+        return PERF_COUNTER_BLOCK_NONE;
+    }
+    *counter = rel >> b->stride_shift;
+    *reg = rel & ((1u << b->stride_shift) - 1);
+    return b->block;
 }
 
 static uint64_t perf_counter_read(void *opaque, hwaddr offset, unsigned size)
 {
     PerfCounterState *s = PERF_COUNTER(opaque);
     uint64_t value = 0;
+    PerfCounterNow now;
     unsigned counter;
     hwaddr reg;
 
@@ -323,8 +348,8 @@ static uint64_t perf_counter_read(void *opaque, hwaddr offset, unsigned size)
         value = perf_counter_read_snapshot(s, counter, reg);
         break;
     case PERF_COUNTER_BLOCK_EVCNT:
-        value = extract64(perf_counter_event_count(s, counter,
-                                                   perf_counter_now(s)),
+        now = perf_counter_now(s);
+        value = extract64(perf_counter_event_count(s, counter, &now),
                           reg ? 32 : 0, 32);
         break;
     default:
@@ -339,30 +364,31 @@ static uint64_t perf_counter_read(void *opaque, hwaddr offset, unsigned size)
     return value;
 }
 
-static void perf_counter_reset_cmd(PerfCounterState *s, PerfCounterNow now)
+static void perf_counter_reset_cmd(PerfCounterState *s,
+                                   const PerfCounterNow *now)
 {
     trace_perf_counter_reset_cmd();
     perf_counter_clear(s);
     perf_counter_readout_record(s, PERF_COUNTER_EV_RESET, 0, now);
 }
 
-static void perf_counter_start(PerfCounterState *s, PerfCounterNow now)
+static void perf_counter_start(PerfCounterState *s, const PerfCounterNow *now)
 {
     s->enabled = true;
     s->events[0]++;
     perf_counter_readout_record(s, PERF_COUNTER_EV_START, 0, now);
-    trace_perf_counter_start(now.ns);
+    trace_perf_counter_start(now->ns);
 }
 
-static void perf_counter_stop(PerfCounterState *s, PerfCounterNow now)
+static void perf_counter_stop(PerfCounterState *s, const PerfCounterNow *now)
 {
     s->enabled = false;
     perf_counter_readout_record(s, PERF_COUNTER_EV_STOP, 0, now);
-    trace_perf_counter_stop(now.ns);
+    trace_perf_counter_stop(now->ns);
 }
 
 static void perf_counter_begin(PerfCounterState *s, unsigned section,
-                               PerfCounterNow now)
+                               const PerfCounterNow *now)
 {
     s->section_running |= BIT_ULL(section);
     /* A BEGIN while the global counter is stopped is not an occurrence */
@@ -370,21 +396,21 @@ static void perf_counter_begin(PerfCounterState *s, unsigned section,
         s->events[section]++;
     }
     perf_counter_readout_record(s, PERF_COUNTER_EV_BEGIN, section, now);
-    trace_perf_counter_begin(section, now.ns);
+    trace_perf_counter_begin(section, now->ns);
 }
 
 static void perf_counter_end(PerfCounterState *s, unsigned section,
-                             PerfCounterNow now)
+                             const PerfCounterNow *now)
 {
     s->section_running &= ~BIT_ULL(section);
     perf_counter_readout_record(s, PERF_COUNTER_EV_END, section, now);
-    trace_perf_counter_end(section, now.ns);
+    trace_perf_counter_end(section, now->ns);
 }
 
 /* Original map: a command written to counter @counter's word at @reg */
 static void perf_counter_write_counter(PerfCounterState *s, unsigned counter,
                                        hwaddr reg, uint64_t value,
-                                       hwaddr offset, PerfCounterNow now)
+                                       hwaddr offset, const PerfCounterNow *now)
 {
     switch (reg) {
     case A_TIME_LO:
@@ -478,10 +504,10 @@ static void perf_counter_write(void *opaque, hwaddr offset, uint64_t value,
 
     /* Every write may change what is counted: count up to now first */
     now = perf_counter_now(s);
-    perf_counter_sync(s, now);
+    perf_counter_sync(s, &now);
     switch (perf_counter_decode(s, offset, &counter, &reg)) {
     case PERF_COUNTER_BLOCK_COUNTER:
-        perf_counter_write_counter(s, counter, reg, value, offset, now);
+        perf_counter_write_counter(s, counter, reg, value, offset, &now);
         break;
     case PERF_COUNTER_BLOCK_SELECT:
         perf_counter_write_select(s, counter, reg, value, offset);
@@ -499,7 +525,7 @@ static void perf_counter_write(void *opaque, hwaddr offset, uint64_t value,
         break;
     default:
         if (offset == A_SNAPSHOT) {
-            perf_counter_snapshot(s, now);
+            perf_counter_snapshot(s, &now);
         } else if (offset >= PERF_COUNTER_EXT_BASE &&
                    offset < PERF_COUNTER_EXT_END) {
             qemu_log_mask(LOG_GUEST_ERROR,
@@ -511,7 +537,7 @@ static void perf_counter_write(void *opaque, hwaddr offset, uint64_t value,
         break;
     }
     perf_counter_baseline_new(s, &now);
-    perf_counter_update(s, now);
+    perf_counter_update(s, &now);
 }
 
 static const MemoryRegionOps perf_counter_ops = {
@@ -621,8 +647,9 @@ static void perf_counter_reset_hold(Object *obj, ResetType type)
 static int perf_counter_pre_save(void *opaque)
 {
     PerfCounterState *s = PERF_COUNTER(opaque);
+    PerfCounterNow now = perf_counter_now(s);
 
-    perf_counter_sync(s, perf_counter_now(s));
+    perf_counter_sync(s, &now);
     return 0;
 }
 
@@ -638,7 +665,7 @@ static int perf_counter_post_load(void *opaque, int version_id)
     perf_counter_events_counted_update(s);
     now = perf_counter_now(s);
     memcpy(s->sync_events, now.events, sizeof(s->sync_events));
-    perf_counter_update(s, now);
+    perf_counter_update(s, &now);
     return 0;
 }
 
