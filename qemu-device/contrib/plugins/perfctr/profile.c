@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "contexts.h"
+#include "pairs.h"
 #include "profile.h"
 
 #define MAX_DEPTH 1024
@@ -128,47 +129,13 @@ static qemu_plugin_u64 ticks, followed;
 static GMutex lock;
 static GPtrArray *vcpus;
 static GPtrArray *blocks;
-static GHashTable *histogram;   /* sampling: pc -> samples */
-static GHashTable *charges;     /* (node, pc) -> instructions or samples */
-static GHashTable *arcs;        /* (call site, callee) -> calls */
-static GHashTable *children;    /* (parent node, call site) -> node */
+static PairTable *histogram;    /* sampling: (pc, 0) -> samples */
+static PairTable *charges;      /* (node, pc) -> instructions or samples */
+static PairTable *arcs;         /* (call site, callee) -> calls */
+static PairTable *children;     /* (parent node, call site) -> node */
 static GArray *nodes;           /* NodeInfo by node; 0 is the root */
 static uint64_t depth_lost_total;
 static uint32_t sp_bit;         /* the stack pointer in InsnTiming.writes */
-
-typedef struct Pair {
-    uint64_t a, b;
-} Pair;
-
-static guint pair_hash(gconstpointer p)
-{
-    const Pair *pair = p;
-
-    return g_int64_hash(&pair->a) * 31 + g_int64_hash(&pair->b);
-}
-
-static gboolean pair_equal(gconstpointer x, gconstpointer y)
-{
-    return memcmp(x, y, sizeof(Pair)) == 0;
-}
-
-static GHashTable *pair_table(void)
-{
-    return g_hash_table_new_full(pair_hash, pair_equal, g_free, g_free);
-}
-
-/* The counter of key in table, created at 0 */
-static uint64_t *pair_counter(GHashTable *table, uint64_t a, uint64_t b)
-{
-    Pair key = { a, b };
-    uint64_t *count = g_hash_table_lookup(table, &key);
-
-    if (!count) {
-        count = g_new0(uint64_t, 1);
-        g_hash_table_insert(table, g_memdup2(&key, sizeof(key)), count);
-    }
-    return count;
-}
 
 static void enter(void)
 {
@@ -611,10 +578,10 @@ void profile_init(const ProfileConfig *cfg)
                                                     InlineState, followed);
     vcpus = g_ptr_array_new();
     blocks = g_ptr_array_new();
-    histogram = pair_table();
-    charges = pair_table();
-    arcs = pair_table();
-    children = pair_table();
+    histogram = pair_table_new();
+    charges = pair_table_new();
+    arcs = pair_table_new();
+    children = pair_table_new();
     nodes = g_array_new(false, true, sizeof(NodeInfo));
     g_array_set_size(nodes, 1);
     sp_bit = isa_sp_mask(config.isa);
@@ -783,9 +750,9 @@ void profile_restart(unsigned index, uint64_t not_begun)
     }
     enter();
     vcpu_state(index)->not_begun = config.counts_blocks ? not_begun : 0;
-    g_hash_table_remove_all(histogram);
-    g_hash_table_remove_all(charges);
-    g_hash_table_remove_all(arcs);
+    pair_table_clear(histogram);
+    pair_table_clear(charges);
+    pair_table_clear(arcs);
     for (b = 0; b < blocks->len; b++) {
         Block *block = g_ptr_array_index(blocks, b);
 
@@ -813,41 +780,6 @@ void profile_restart(unsigned index, uint64_t not_begun)
     }
     vcpu_state(index)->not_begun = 0;
     leave();
-}
-
-static gint by_pair(gconstpointer x, gconstpointer y)
-{
-    const Pair *a = x, *b = y;
-
-    if (a->a != b->a) {
-        return a->a < b->a ? -1 : 1;
-    }
-    return a->b < b->b ? -1 : a->b > b->b;
-}
-
-/* Write "tag a [b] count" for every entry of table, sorted */
-static void write_pairs(FILE *out, const char *tag, GHashTable *table,
-                        bool with_b)
-{
-    GList *keys = g_list_sort(g_hash_table_get_keys(table), by_pair);
-    GList *k;
-
-    for (k = keys; k; k = k->next) {
-        Pair *key = k->data;
-        uint64_t *count = g_hash_table_lookup(table, key);
-
-        if (!*count) {
-            continue;
-        }
-        if (with_b) {
-            fprintf(out, "%s 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64 "\n",
-                    tag, key->a, key->b, *count);
-        } else {
-            fprintf(out, "%s 0x%" PRIx64 " %" PRIu64 "\n",
-                    tag, key->a, *count);
-        }
-    }
-    g_list_free(keys);
 }
 
 /* Exact mode: add up every block's per-instruction counts by pc */
@@ -898,14 +830,14 @@ void profile_write(FILE *out)
     if (config.stacks) {
         contexts_write(out);
     }
-    write_pairs(out, "pc", histogram, false);
-    write_pairs(out, "arc", arcs, true);
+    pair_table_write(histogram, out, "pc", false);
+    pair_table_write(arcs, out, "arc", true);
     for (i = 1; i < nodes->len; i++) {
         NodeInfo *node = &g_array_index(nodes, NodeInfo, i);
 
         fprintf(out, "node %u %" PRIu64 " 0x%" PRIx64 "\n",
                 i, node->parent, node->call_site);
     }
-    write_pairs(out, "stack", charges, true);
+    pair_table_write(charges, out, "stack", true);
     leave();
 }
