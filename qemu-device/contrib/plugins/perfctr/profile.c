@@ -54,6 +54,8 @@ typedef enum SpWrite {
     SP_SWITCHED,        /* another stack: mov sp, ldr sp, a mode change */
 } SpWrite;
 
+#define CHARGE_CACHE 8
+
 /* A translated block, as the profiler needs it */
 typedef struct Block {
     uint64_t pc;
@@ -63,9 +65,13 @@ typedef struct Block {
     InsnClass last;                 /* of the last instruction */
     SpWrite sp_last;                /* what its last instruction does */
     struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */
-    /* Caches of the tables' entries this block used last */
-    uint64_t charged_node;          /* its instructions were charged */
-    uint64_t *charged;
+    /*
+     * Caches of the tables' entries this block used last: the nodes its
+     * instructions were charged to, by the node's low bits (a recursive
+     * function's blocks run at a node per depth)
+     */
+    uint64_t charged_node[CHARGE_CACHE];
+    uint64_t *charged[CHARGE_CACHE];
     uint64_t callee;                /* its call went to */
     uint64_t *calls;
     uint64_t caller_node;           /* its call was made from */
@@ -197,11 +203,13 @@ static void charge(uint64_t node, uint64_t pc, uint64_t amount)
 /* Charge a block's instructions to the current node, cached per block */
 static void charge_block(Block *block, uint64_t node, uint64_t amount)
 {
-    if (!block->charged || block->charged_node != node) {
-        block->charged = pair_counter(charges, node, block->pc);
-        block->charged_node = node;
+    unsigned slot = node % CHARGE_CACHE;
+
+    if (!block->charged[slot] || block->charged_node[slot] != node) {
+        block->charged[slot] = pair_counter(charges, node, block->pc);
+        block->charged_node[slot] = node;
     }
-    *block->charged += amount;
+    *block->charged[slot] += amount;
 }
 
 static uint64_t child_node(uint64_t parent, uint64_t call_site)
@@ -757,7 +765,7 @@ void profile_restart(unsigned index, uint64_t not_begun)
         Block *block = g_ptr_array_index(blocks, b);
 
         /* Their cached entries went with the tables */
-        block->charged = NULL;
+        memset(block->charged, 0, sizeof(block->charged));
         block->calls = NULL;
         for (i = 0; block->counts && i < block->n; i++) {
             qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
