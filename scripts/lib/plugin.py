@@ -157,6 +157,10 @@ def read(path):
     p = Profile()
     for line in lines[1:]:
         tag, *fields = line.split()
+        if tag == "switch":
+            # Most lines of a long run with tasks: decimal, parsed as such
+            p.switches.append(tuple(map(int, fields)))
+            continue
         if tag in ("stopped-by", "start"):
             continue                    # how the run ended: stops.read()
         if tag == "context":
@@ -194,8 +198,6 @@ def read(path):
             p.nodes[values[0]] = (values[1], values[2])
         elif tag == "stack":
             p.stacks[values[0], values[1]] = values[2]
-        elif tag == "switch":
-            p.switches.append(tuple(values))
         elif tag == "switches-dropped":
             p.switches_dropped = values[0]
         elif tag == "contexts-end":
