@@ -168,8 +168,14 @@ static Vcpu *vcpu_state(unsigned index)
         g_ptr_array_add(vcpus, v);
     }
     v = g_ptr_array_index(vcpus, index);
-    /* (it moves if QEMU grows the scoreboard for a new vCPU) */
-    v->inline_state = qemu_plugin_scoreboard_find(inline_board, index);
+    if (config.threads || !v->inline_state) {
+        /*
+         * It moves when QEMU grows its scoreboards for a new vCPU (from
+         * the 17th on): looked up at each callback when there are
+         * several, which costs as much as the callback's own work
+         */
+        v->inline_state = qemu_plugin_scoreboard_find(inline_board, index);
+    }
     return v;
 }
 
