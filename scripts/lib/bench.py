@@ -16,6 +16,7 @@ from pathlib import Path
 
 import boards
 import bench_cycles
+import bench_firmware
 import bench_pipetest
 import bench_profiling
 import bench_silicon
@@ -80,6 +81,11 @@ def main():
                    "jnk0le/cortexm-AES publishes for real Cortex-M3, M4 "
                    "and M7 chips; DIR is your checkout of it "
                    "(docs/cycles.md)")
+    p.add_argument("--firmware", metavar="ELF",
+                   help="also time a long profiled run of ELF, firmware "
+                   "for the default board that never exits (FreeRTOS's "
+                   "full demo, say), and writing its results, side by "
+                   "side (docs/performance.md)")
     p.add_argument("--pipetest", metavar="DIR",
                    help="also run jnk0le's published DWT harness, the "
                    "pipeline cycle test templates, with the timing models; "
@@ -148,6 +154,10 @@ def main():
             lambda b, image, extra, props: boot.command(
                 built, b, image, extra=extra, device_props=props),
             timed, row)
+
+    if args.firmware:
+        bench_firmware.rows(Path(args.firmware).resolve(), board,
+                            min(args.runs, 3), row)
 
     if args.pipetest:
         bench_pipetest.rows(

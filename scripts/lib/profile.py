@@ -7,6 +7,7 @@ import shlex
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import boards
@@ -239,7 +240,8 @@ def parse_args(argv):
                      "guest runs: scripts/readout SOCKET prints the live "
                      "counts of every core")
     run.add_argument("-v", "--verbose", action="store_true",
-                     help="show the QEMU command line")
+                     help="show the QEMU command line, and the host time "
+                     "the run and its results took")
     out = p.add_argument_group(
         "results", "read by the host from every core when QEMU exits, "
         "whether or not the guest prints (see docs/user-guide.md)")
@@ -453,6 +455,7 @@ def main():
                                     stop.plugin_options() +
                                     task_options(profiler, symbols or
                                                  readable(image)))
+        started = time.monotonic()
         result = boot.boot(built, board, image, timeout=args.timeout,
                            icount=not args.no_icount, extra=extra,
                            verbose=args.verbose, symbols=symbols,
@@ -460,6 +463,7 @@ def main():
                            # where the -pg program's gmon.out lands
                            cwd=workdir if args.gprof else None,
                            console=args.console)
+        ran = time.monotonic()
         cores = found.load(base for base, _ in
                            board.counters + args.add_counter)
         if result.timed_out:
@@ -471,9 +475,13 @@ def main():
             say(f"the guest's UART output is in {args.console}")
         profile = report_results(args, board, profiler, estimate, image,
                                  Path(workdir), result.timed_out)
-        return outputs.produce(args, board, built, image, result, cores,
-                               run=stops.json_run(outcome, result),
-                               profile=profile)
+        status = outputs.produce(args, board, built, image, result, cores,
+                                 run=stops.json_run(outcome, result),
+                                 profile=profile)
+        if args.verbose:
+            say(f"host time: the run {ran - started:.2f} s, its results "
+                f"{time.monotonic() - ran:.2f} s")
+        return status
 
 
 def task_options(profiler, image):
