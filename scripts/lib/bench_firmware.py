@@ -42,7 +42,8 @@ def rows(image, board, runs, row):
             results.append(float(m[2]))
     run, post = statistics.median(ran), statistics.median(results)
     row(f"host time, {GUEST_SECONDS} s of guest time of {Path(image).name} "
-        f"profiled with call stacks per task (--sample --per-task), its results written "
-        f"(gmon.out per task, stacks, flame graph, speedscope, timeline)",
+        f"profiled with call stacks per task (--sample --per-task), its "
+        f"results written (gmon.out per task, stacks, flame graph, "
+        f"speedscope, timeline)",
         f"{post:.2f} s", f"the run itself: {run:.2f} s; results "
         f"{100 * post / run:.0f}% of it")
