@@ -3,7 +3,8 @@
 (qemu-device/patches/0015-...: one per instruction under -icount, the
 E31 model's cycles with --cycles), exactly over the same instructions
 as the plugin's window; minstret stays the instructions; mcountinhibit
-stops mcycle (tests/firmware/riscv_counters.c)."""
+stops mcycle; a WFI counts once, and so do the instructions after it
+(qemu-device/patches/0026-...) (tests/firmware/riscv_counters.c)."""
 
 import pytest
 
@@ -14,6 +15,7 @@ import elf
 IMAGE = "tests/firmware/riscv_counters.elf"
 BOARDS = [name for name, b in boards.BOARDS.items() if b.arch == "riscv32"]
 LOOP_INSTRUCTIONS = 22          # li; 10 x (addi; bnez); the second read
+WFI_INSTRUCTIONS = 10           # wfi; 8 x nop; the second read
 
 
 def run(ctx, board_name, cycles):
@@ -43,6 +45,13 @@ def has_mcountinhibit(board_name):
 @pytest.mark.parametrize("cycles", [False, True], ids=["icount", "cycles"])
 def test_minstret_counts_the_instructions(ctx, board_name, cycles):
     assert run(ctx, board_name, cycles)[0]["instret"] == LOOP_INSTRUCTIONS
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_minstret_counts_the_instructions_after_a_wfi_once(ctx, board_name):
+    # wfi, 8 nops, the second read: QEMU counted the nops before the
+    # CPU slept as well as after it woke, until a WFI ended its block
+    assert run(ctx, board_name, False)[0]["wfi"] == WFI_INSTRUCTIONS
 
 
 @pytest.mark.parametrize("board_name", BOARDS)

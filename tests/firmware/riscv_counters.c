@@ -9,6 +9,8 @@
  *   NAME in the SiFive E31's encoding (class 0, a mask of events)
  *   "hpm-inhibited N": the same for loads, with mcountinhibit.HPM3 set
  *   "hpm-written N": mhpmcounter3 read right after writing 1000 to it
+ *   "wfi N": minstret over a WFI that returns at once and 8 more
+ *   instructions (wfi_instret())
  *
  * SPDX-License-Identifier: MIT
  */
@@ -45,6 +47,28 @@ static uint32_t buffer[2];
 uint32_t cycle_loop(void);
 uint32_t instret_loop(void);
 uint32_t hpm_loop(uint32_t *buffer);
+uint32_t wfi_instret(void);
+
+/* The CLINT's machine timer compare (riscv32-virt and sifive_e) */
+#define MTIMECMP_LO ((volatile uint32_t *)0x02004000)
+#define MTIMECMP_HI ((volatile uint32_t *)0x02004004)
+#define MSTATUS_MIE 0x8
+#define MIE_MTIE (1u << 7)
+
+/* minstret over a WFI woken at once by a pending timer, not taken */
+static uint32_t wfi_woken_at_once(void)
+{
+    uint32_t instret;
+
+    __asm__ volatile("csrc mstatus, %0" : : "r"(MSTATUS_MIE) : "memory");
+    *MTIMECMP_HI = 0;
+    *MTIMECMP_LO = 0;
+    __asm__ volatile("csrs mie, %0" : : "r"(MIE_MTIE));
+    instret = wfi_instret();
+    __asm__ volatile("csrc mie, %0" : : "r"(MIE_MTIE));
+    *MTIMECMP_HI = 0xffffffff;
+    return instret;
+}
 
 static void hpm_select(uint32_t selector)
 {
@@ -79,5 +103,6 @@ int main(void)
                          : "=r"(written) : "r"(1000));
         printf("hpm-written %lu\n", (unsigned long)written);
     }
+    printf("wfi %lu\n", (unsigned long)wfi_woken_at_once());
     return 0;
 }

@@ -26,6 +26,25 @@ cycle_loop_end:
     ret
     .size cycle_loop, . - cycle_loop
 
+/*
+ * wfi_instret(): minstret over a WFI that returns at once (the caller
+ * leaves an interrupt pending, enabled in mie, with mstatus.MIE clear:
+ * no trap) and the 8 instructions after it, which QEMU translates in
+ * the same block unless the WFI ends it (patch 0026)
+ */
+    .global wfi_instret
+    .type wfi_instret, @function
+wfi_instret:
+    csrr t0, minstret
+    wfi
+    .rept 8
+    nop
+    .endr
+    csrr t1, minstret
+    sub a0, t1, t0
+    ret
+    .size wfi_instret, . - wfi_instret
+
     .global instret_loop
     .type instret_loop, @function
 instret_loop:
