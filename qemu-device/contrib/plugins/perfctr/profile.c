@@ -28,7 +28,7 @@
  * stores the block inline, and the next block's entry calls back when
  * one is stored.  In exact mode every block entry calls back, to
  * charge the block that ran.  The stack is a tree of call
- * sites; the instructions run since the previous block entry are
+ * sites (calltree.c); the instructions run since the previous block entry are
  * charged to the node that was current, and each call adds to the arc
  * (call site, callee).  Each execution context (a task, an exception
  * handler: contexts.c) has a call stack of its own, rooted at a node
@@ -41,11 +41,10 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "calltree.h"
 #include "contexts.h"
 #include "pairs.h"
 #include "profile.h"
-
-#define MAX_DEPTH 1024
 
 /* What an instruction does to the stack pointer */
 typedef enum SpWrite {
@@ -78,19 +77,6 @@ typedef struct Block {
     uint64_t callee_node;
 } Block;
 
-typedef struct Frame {
-    uint64_t ret;           /* where it returns to */
-    uint64_t caller_node;
-} Frame;
-
-struct CallStack {
-    uint64_t root;          /* its context's node */
-    uint64_t node;          /* the current node */
-    unsigned depth;
-    unsigned depth_lost;    /* calls deeper than MAX_DEPTH */
-    Frame stack[MAX_DEPTH];
-};
-
 /* Per vCPU, in the translated code */
 typedef struct InlineState {
     uint64_t ticks;         /* instructions executed, less those consumed */
@@ -120,13 +106,6 @@ typedef struct Vcpu {
     InlineState *inline_state;  /* its entry in the scoreboard */
 } Vcpu;
 
-typedef struct NodeInfo {
-    uint64_t parent;
-    uint64_t call_site;
-    /* Its child entered last, and from where (children's cache) */
-    uint64_t last_site, last_child;
-} NodeInfo;
-
 static ProfileConfig config;
 /* Sampling: a sample is taken when the ticks reach 2 * period */
 static uint64_t sample_at;
@@ -138,9 +117,6 @@ static GPtrArray *blocks;
 static PairTable *histogram;    /* sampling: (pc, 0) -> samples */
 static PairTable *charges;      /* (node, pc) -> instructions or samples */
 static PairTable *arcs;         /* (call site, callee) -> calls */
-static PairTable *children;     /* (parent node, call site) -> node */
-static GArray *nodes;           /* NodeInfo by node; 0 is the root */
-static uint64_t depth_lost_total;
 static uint32_t sp_bit;         /* the stack pointer in InsnTiming.writes */
 
 static void enter(void)
@@ -218,38 +194,6 @@ static void charge_block(Block *block, uint64_t node, uint64_t amount)
     *block->charged[slot] += amount;
 }
 
-static uint64_t child_node(uint64_t parent, uint64_t call_site)
-{
-    NodeInfo *info = &g_array_index(nodes, NodeInfo, parent);
-    uint64_t *node;
-
-    if (info->last_child && info->last_site == call_site) {
-        return info->last_child;
-    }
-    node = pair_counter(children, parent, call_site);
-    if (!*node) {
-        NodeInfo child = { parent, call_site };
-
-        g_array_append_val(nodes, child);
-        *node = nodes->len - 1;
-        info = &g_array_index(nodes, NodeInfo, parent);    /* (moved) */
-    }
-    info->last_site = call_site;
-    info->last_child = *node;
-    return *node;
-}
-
-static void push(CallStack *c, uint64_t node, uint64_t ret)
-{
-    if (c->depth == MAX_DEPTH) {
-        c->depth_lost++;
-        depth_lost_total++;
-        return;
-    }
-    c->stack[c->depth++] = (Frame) { ret, c->node };
-    c->node = node;
-}
-
 /* A call by the last instruction of block, to callee */
 static void call(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
                  uint64_t callee)
@@ -260,29 +204,10 @@ static void call(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
     }
     (*block->calls)++;
     if (!block->callee_node || block->caller_node != v->calls->node) {
-        block->callee_node = child_node(v->calls->node, site);
+        block->callee_node = calltree_child(v->calls->node, site);
         block->caller_node = v->calls->node;
     }
-    push(v->calls, block->callee_node, ret);
-}
-
-/* Unwind to the frame that returns to pc; false if there is none */
-static bool pop_to(CallStack *c, uint64_t pc)
-{
-    unsigned i;
-
-    if (c->depth_lost) {
-        c->depth_lost--;
-        return true;
-    }
-    for (i = c->depth; i-- > 0;) {
-        if (c->stack[i].ret == pc) {
-            c->node = c->stack[i].caller_node;
-            c->depth = i;
-            return true;
-        }
-    }
-    return false;
+    calltree_push(v->calls, block->callee_node, ret);
 }
 
 /*
@@ -315,7 +240,7 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
         }
         break;
     case INSN_RETURN:
-        if (!pop_to(v->calls, next) && next != fall) {
+        if (!calltree_pop_to(v->calls, next) && next != fall) {
             /* To a caller we did not see: maybe another task's */
             contexts_unmatched_return(index, next);
         }
@@ -327,8 +252,9 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
     case INSN_BRANCH:
         if (!last.direct && v->calls->depth &&
             v->calls->stack[v->calls->depth - 1].ret == next) {
-            pop_to(v->calls, next);     /* a return through another */
-            return;                     /* register: bx ip in mcount */
+            /* A return through another register: bx ip in mcount */
+            calltree_pop_to(v->calls, next);
+            return;
         }
         return;
     case INSN_OTHER:
@@ -514,28 +440,6 @@ void profile_block_left(unsigned index, uint64_t not_begun)
     leave();
 }
 
-CallStack *profile_new_stack(void)
-{
-    CallStack *c = g_new0(CallStack, 1);
-    NodeInfo root = { 0, 0 };
-
-    g_array_append_val(nodes, root);
-    c->root = c->node = nodes->len - 1;
-    return c;
-}
-
-uint64_t profile_stack_root(const CallStack *c)
-{
-    return c->root;
-}
-
-void profile_stack_clear(CallStack *c)
-{
-    c->node = c->root;
-    c->depth = 0;
-    c->depth_lost = 0;
-}
-
 uint64_t profile_executed(unsigned index)
 {
     return executed_total(vcpu_state(index), index);
@@ -595,9 +499,7 @@ void profile_init(const ProfileConfig *cfg)
     histogram = pair_table_new();
     charges = pair_table_new();
     arcs = pair_table_new();
-    children = pair_table_new();
-    nodes = g_array_new(false, true, sizeof(NodeInfo));
-    g_array_set_size(nodes, 1);
+    calltree_init();
     sp_bit = isa_sp_mask(config.isa);
 }
 
@@ -788,7 +690,7 @@ void profile_restart(unsigned index, uint64_t not_begun)
         v->start = executed_total(v, vcpu);
         v->block_ticks = v->start;
     }
-    depth_lost_total = 0;
+    calltree_restart();
     if (config.stacks) {
         contexts_restart();             /* (followed with stacks only) */
     }
@@ -820,7 +722,6 @@ void profile_write(FILE *out)
 {
     uint64_t total = 0;
     int vcpu;
-    guint i;
 
     enter();
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
@@ -840,18 +741,13 @@ void profile_write(FILE *out)
     fprintf(out, "mode %s\n", config.period ? "sample" : "exact");
     fprintf(out, "period %" PRIu64 "\n", config.period ? config.period : 1);
     fprintf(out, "instructions %" PRIu64 "\n", total);
-    fprintf(out, "depth-lost %" PRIu64 "\n", depth_lost_total);
+    fprintf(out, "depth-lost %" PRIu64 "\n", calltree_depth_lost());
     if (config.stacks) {
         contexts_write(out);
     }
     pair_table_write(histogram, out, "pc", false);
     pair_table_write(arcs, out, "arc", true);
-    for (i = 1; i < nodes->len; i++) {
-        NodeInfo *node = &g_array_index(nodes, NodeInfo, i);
-
-        fprintf(out, "node %u %" PRIu64 " 0x%" PRIx64 "\n",
-                i, node->parent, node->call_site);
-    }
+    calltree_write(out);
     pair_table_write(charges, out, "stack", true);
     leave();
 }
