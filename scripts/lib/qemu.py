@@ -24,7 +24,8 @@ ARCHES = ["arm", "aarch64", "riscv32"]
 TARGETS = [f"{arch}-softmmu" for arch in ARCHES]
 BINARIES = [f"qemu-system-{arch}" for arch in ARCHES]
 # Ours, and QEMU's own generic checks that every device type must pass
-QTESTS = ["tests/qtest/perf-counter-test", "tests/qtest/armv7m-dwt-test",
+QTESTS = ["tests/qtest/perf-counter-test",
+          "tests/qtest/perf-counter-irq-test", "tests/qtest/armv7m-dwt-test",
           "tests/qtest/device-introspect-test", "tests/qtest/qom-test"]
 # The qtests of one target's devices only
 QTEST_ARCHES = {"tests/qtest/armv7m-dwt-test": ["arm"]}

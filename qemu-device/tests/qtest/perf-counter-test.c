@@ -1,155 +1,19 @@
 /*
  * QTest for the performance counter core: one test per rule of the
  * behaviour it reproduces, with exact counts.  Virtual time only moves
- * when the test steps it, so every count is known in advance.
+ * when the test steps it, so every count is known in advance.  The
+ * version 2 registers (event selects, thresholds, the interrupt) are
+ * perf-counter-irq-test.c's.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "qemu/osdep.h"
-#include "libqtest.h"
 #include "qapi/error.h"
 #include "qobject/qdict.h"
 #include "qobject/qjson.h"
 #include "qobject/qlist.h"
-#include "perfctr-qtest.h"
-
-#define PC_MMIO_SIZE 0x1000
-
-typedef struct Board {
-    const char *arch;
-    const char *machine;
-    /* Where the board puts the first perf-counter that has no "base" */
-    uint64_t base;
-} Board;
-
-static const Board boards[] = {
-    { "arm", "mps2-an385", 0x40030000 },
-    { "arm", "mps2-an386", 0x40030000 },
-    { "arm", "mps2-an500", 0x40030000 },
-    { "arm", "mps2-an505", 0x40400000 },
-    { "arm", "mps3-an547", 0x40400000 },
-    { "arm", "lm3s6965evb", 0x40080000 },
-    { "arm", "microbit", 0x40080000 },
-    { "arm", "virt", 0x0c000000 },
-    { "aarch64", "virt", 0x0c000000 },
-    { "riscv32", "virt", 0x04000000 },
-    { "riscv32", "sifive_e", 0x10040000 },
-};
-
-/* Base of the device under test, set by start_board() */
-static uint64_t pc_base;
-
-/* Addresses of counter i's words (0 = global, 1.. = sections) */
-#define TIME_LO(i) (pc_base + 16 * (i) + 0)
-#define TIME_HI(i) (pc_base + 16 * (i) + 4)
-#define EVENTS(i) (pc_base + 16 * (i) + 8)
-#define RESERVED(i) (pc_base + 16 * (i) + 12)
-
-/* Extension block */
-#define EXT_MAGIC 0x800
-#define EXT_VERSION 0x804
-#define EXT_NUM_SECTIONS 0x808
-#define EXT_FREQ_HZ 0x80c
-#define EXT_STATUS 0x810
-#define STATUS_ENABLED 1
-#define EXT_RUNNING_LO 0x814
-#define EXT_RUNNING_HI 0x818
-#define EXT_SNAPSHOT 0x81c
-#define SNAP_TIME_LO(i) (pc_base + 0xa00 + 16 * (i) + 0)
-#define SNAP_TIME_HI(i) (pc_base + 0xa00 + 16 * (i) + 4)
-#define SNAP_INSNS_LO(i) (pc_base + 0xa00 + 16 * (i) + 8)
-#define INSNS_LO(i) (pc_base + 0xe00 + 8 * (i))
-
-/* Extension version 2: event selects, thresholds, interrupt flags */
-#define EVSEL(i) (pc_base + 0x400 + 16 * (i))
-#define CTRL(i) (pc_base + 0x404 + 16 * (i))
-#define CTRL_THRESH_EN 1
-#define CTRL_OVF_EN 2
-#define CTRL_THRESH_ON_TIME 4
-#define THRESH_LO(i) (pc_base + 0x408 + 16 * (i))
-#define THRESH_HI(i) (pc_base + 0x40c + 16 * (i))
-#define EXT_PENDING_LO 0x820
-#define EXT_PENDING_HI 0x824
-#define EXT_EVENTS_AVAILABLE 0x828
-#define STATUS_IRQ 4
-#define FLAGS(i) (pc_base + 0x900 + 4 * (i))
-#define FLAG_THRESH 1
-#define FLAG_OVF 2
-#define EVCNT_LO(i) (pc_base + 0xe00 + 8 * (i))
-#define EVCNT_HI(i) (pc_base + 0xe04 + 8 * (i))
-#define EVENT_INSTRUCTIONS 1
-#define EVENT_LOADS 2
-#define EVENT_EXCEPTIONS 8
-#define EVENT_CYCLES 9
-#define EVENT_EXCEPTION_RETURNS 15
-#define EVENT_LAST 17
-
-/* 25 MHz: one tick is 40 ns */
-#define TICK_NS 40
-
-static QTestState *start_board(const Board *board, uint32_t freq_hz,
-                               uint32_t sections)
-{
-    pc_base = board->base;
-    return qtest_initf("-machine %s "
-                       "-device perf-counter,clock-frequency=%" PRIu32
-                       ",num-sections=%" PRIu32,
-                       board->machine, freq_hz, sections);
-}
-
-static QTestState *start_default(const Board *board)
-{
-    return start_board(board, 25000000, 3);
-}
-
-static void pc_reset(QTestState *qts)
-{
-    qtest_writel(qts, TIME_LO(0), 1);
-}
-
-static void pc_start(QTestState *qts)
-{
-    qtest_writel(qts, TIME_HI(0), 0);
-}
-
-static void pc_stop(QTestState *qts)
-{
-    qtest_writel(qts, TIME_LO(0), 0);
-}
-
-static void pc_begin(QTestState *qts, int section)
-{
-    qtest_writel(qts, TIME_HI(section), 0);
-}
-
-static void pc_end(QTestState *qts, int section)
-{
-    qtest_writel(qts, TIME_LO(section), 0);
-}
-
-static uint64_t pc_time(QTestState *qts, int counter)
-{
-    uint64_t lo = qtest_readl(qts, TIME_LO(counter));
-    uint64_t hi = qtest_readl(qts, TIME_HI(counter));
-
-    return hi << 32 | lo;
-}
-
-static uint32_t pc_events(QTestState *qts, int counter)
-{
-    return qtest_readl(qts, EVENTS(counter));
-}
-
-static void assert_all_zero(QTestState *qts, int sections)
-{
-    int i;
-
-    for (i = 0; i <= sections; i++) {
-        assert_eq(pc_time(qts, i), 0);
-        assert_eq(pc_events(qts, i), 0);
-    }
-}
+#include "perf-counter-qtest.h"
 
 /* After power-on every counter, event count and flag is zero */
 static void test_power_on_state(const void *data)
@@ -547,15 +411,6 @@ static void test_two_devices(const void *data)
     qtest_quit(qts);
 }
 
-/* A QEMU with one core named "pc", started with more -device options */
-static QTestState *start_with(const Board *board, const char *options)
-{
-    pc_base = board->base;
-    return qtest_initf("-machine %s -device perf-counter,id=pc,"
-                       "clock-frequency=25000000,num-sections=3%s",
-                       board->machine, options);
-}
-
 /* qom-get of the core's property @prop, a JSON object */
 static QDict *qom_get(QTestState *qts, const char *prop)
 {
@@ -743,225 +598,7 @@ static void test_readout_file_at_exit(const void *data)
     rmdir(dir);
 }
 
-/* The level of the core's interrupt output, intercepted by the test */
-static QTestState *start_intercepted(const void *data)
-{
-    QTestState *qts = start_with(data, "");
-
-    qtest_irq_intercept_out_named(qts, "/machine/peripheral/pc",
-                                  "sysbus-irq");
-    return qts;
-}
-
-static void set_threshold(QTestState *qts, int counter, uint64_t value,
-                          uint32_t ctrl)
-{
-    qtest_writel(qts, THRESH_LO(counter), value);
-    qtest_writel(qts, THRESH_HI(counter), value >> 32);
-    qtest_writel(qts, CTRL(counter), ctrl);
-}
-
-/* Events: every select, threshold and flag register, and its reset */
-static void test_event_registers(const void *data)
-{
-    QTestState *qts = start_default(data);
-    int i;
-
-    for (i = 0; i <= 3; i++) {
-        assert_eq(qtest_readl(qts, EVSEL(i)), EVENT_INSTRUCTIONS);
-        assert_eq(qtest_readl(qts, CTRL(i)), 0);
-        assert_eq(qtest_readl(qts, THRESH_LO(i)), 0);
-        assert_eq(qtest_readl(qts, THRESH_HI(i)), 0);
-        assert_eq(qtest_readl(qts, FLAGS(i)), 0);
-    }
-    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 0);
-    /* No plugin and no -icount: QEMU counts exceptions, their returns */
-    assert_eq(qtest_readl(qts, pc_base + EXT_EVENTS_AVAILABLE),
-              1 << EVENT_EXCEPTIONS | 1 << EVENT_EXCEPTION_RETURNS);
-    qtest_writel(qts, EVSEL(2), EVENT_LOADS);
-    assert_eq(qtest_readl(qts, EVSEL(2)), EVENT_LOADS);
-    /* No such event: ignored */
-    qtest_writel(qts, EVSEL(2), EVENT_LAST + 1);
-    assert_eq(qtest_readl(qts, EVSEL(2)), EVENT_LOADS);
-    qtest_writel(qts, CTRL(1), 0xffffffff);
-    assert_eq(qtest_readl(qts, CTRL(1)), 7);
-    qtest_writel(qts, CTRL(1), 0);
-    qtest_writel(qts, THRESH_LO(3), 0x12345678);
-    qtest_writel(qts, THRESH_HI(3), 0x9abcdef0);
-    assert_eq(qtest_readq(qts, THRESH_LO(3)), 0x9abcdef012345678ULL);
-    /* Presets: both halves, read back */
-    qtest_writel(qts, EVCNT_LO(1), 0xfffffff0);
-    qtest_writel(qts, EVCNT_HI(1), 2);
-    assert_eq(qtest_readq(qts, EVCNT_LO(1)), 0x2fffffff0ULL);
-    /* Selecting an event starts its count from 0 */
-    qtest_writel(qts, EVSEL(1), EVENT_INSTRUCTIONS);
-    assert_eq(qtest_readq(qts, EVCNT_LO(1)), 0);
-    /* RESET puts everything back */
-    qtest_writel(qts, EVCNT_LO(3), 5);
-    pc_reset(qts);
-    assert_eq(qtest_readl(qts, EVSEL(2)), EVENT_INSTRUCTIONS);
-    assert_eq(qtest_readq(qts, THRESH_LO(3)), 0);
-    assert_eq(qtest_readq(qts, EVCNT_LO(3)), 0);
-    qtest_quit(qts);
-}
-
-/*
- * A time threshold further than 64-bit nanoseconds reach is never
- * reached, and arming it costs nothing (the fuzzer found it hanging)
- */
-static void test_threshold_beyond_time(const void *data)
-{
-    QTestState *qts = start_intercepted(data);
-
-    pc_start(qts);
-    set_threshold(qts, 0, UINT64_MAX, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
-    qtest_clock_step(qts, 1000 * TICK_NS);
-    g_assert(!qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, FLAGS(0)), 0);
-    qtest_quit(qts);
-}
-
-/* A time threshold raises the interrupt at its exact instant */
-static void test_threshold_on_time(const void *data)
-{
-    QTestState *qts = start_intercepted(data);
-
-    set_threshold(qts, 0, 100, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
-    /* Stopped: time does not count, nothing fires */
-    qtest_clock_step(qts, 1000 * TICK_NS);
-    g_assert(!qtest_get_irq(qts, 0));
-    pc_start(qts);
-    qtest_clock_step(qts, 99 * TICK_NS + TICK_NS - 1);
-    g_assert(!qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, FLAGS(0)), 0);
-    qtest_clock_step(qts, 1);
-    g_assert(qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, FLAGS(0)), FLAG_THRESH);
-    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 1);
-    assert_eq(qtest_readl(qts, pc_base + EXT_STATUS),
-              STATUS_ENABLED | STATUS_IRQ);
-    /* A comparison: acknowledged while still reached, it is set again */
-    qtest_writel(qts, FLAGS(0), FLAG_THRESH);
-    g_assert(qtest_get_irq(qts, 0));
-    /* Moved up, then acknowledged: the line drops until the new value */
-    set_threshold(qts, 0, 150, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
-    qtest_writel(qts, FLAGS(0), FLAG_THRESH);
-    g_assert(!qtest_get_irq(qts, 0));
-    qtest_clock_step(qts, 49 * TICK_NS);
-    g_assert(!qtest_get_irq(qts, 0));
-    qtest_clock_step(qts, TICK_NS);
-    g_assert(qtest_get_irq(qts, 0));
-    assert_eq(pc_time(qts, 0), 150);
-    /* Disabled, then acknowledged: stays low */
-    qtest_writel(qts, CTRL(0), 0);
-    qtest_writel(qts, FLAGS(0), FLAG_THRESH);
-    g_assert(!qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, pc_base + EXT_STATUS), STATUS_ENABLED);
-    qtest_quit(qts);
-}
-
-/* A section's threshold counts its own time: STOP and END pause it */
-static void test_threshold_section_time(const void *data)
-{
-    QTestState *qts = start_intercepted(data);
-
-    set_threshold(qts, 2, 40, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
-    pc_start(qts);
-    qtest_clock_step(qts, 100 * TICK_NS);
-    g_assert(!qtest_get_irq(qts, 0));
-    pc_begin(qts, 2);
-    qtest_clock_step(qts, 30 * TICK_NS);
-    pc_stop(qts);
-    qtest_clock_step(qts, 100 * TICK_NS);
-    pc_start(qts);
-    qtest_clock_step(qts, 5 * TICK_NS);
-    pc_end(qts, 2);
-    qtest_clock_step(qts, 100 * TICK_NS);
-    g_assert(!qtest_get_irq(qts, 0));
-    pc_begin(qts, 2);
-    qtest_clock_step(qts, 5 * TICK_NS - 1);
-    g_assert(!qtest_get_irq(qts, 0));
-    qtest_clock_step(qts, 1);
-    g_assert(qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, FLAGS(2)), FLAG_THRESH);
-    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 1 << 2);
-    assert_eq(pc_time(qts, 2), 40);
-    qtest_quit(qts);
-}
-
-/* The line is the OR of every counter's flags; each is acknowledged */
-static void test_irq_or_of_flags(const void *data)
-{
-    QTestState *qts = start_intercepted(data);
-
-    set_threshold(qts, 1, 10, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
-    set_threshold(qts, 3, 20, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
-    pc_start(qts);
-    pc_begin(qts, 1);
-    pc_begin(qts, 3);
-    qtest_clock_step(qts, 20 * TICK_NS);
-    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 0xa);
-    qtest_writel(qts, CTRL(1), 0);
-    qtest_writel(qts, FLAGS(1), FLAG_THRESH);
-    g_assert(qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 0x8);
-    /* Writing 0 clears nothing */
-    qtest_writel(qts, CTRL(3), 0);
-    qtest_writel(qts, FLAGS(3), 0);
-    g_assert(qtest_get_irq(qts, 0));
-    qtest_writel(qts, FLAGS(3), FLAG_THRESH | FLAG_OVF);
-    g_assert(!qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, pc_base + EXT_PENDING_LO), 0);
-    qtest_quit(qts);
-}
-
-/* An event threshold compares the count: a preset past it sets the flag */
-static void test_threshold_on_event_count(const void *data)
-{
-    QTestState *qts = start_intercepted(data);
-
-    set_threshold(qts, 0, 1000, CTRL_THRESH_EN);
-    qtest_writel(qts, EVCNT_LO(0), 999);
-    g_assert(!qtest_get_irq(qts, 0));
-    /* Time does not matter to an event threshold */
-    pc_start(qts);
-    qtest_clock_step(qts, 2000 * TICK_NS);
-    g_assert(!qtest_get_irq(qts, 0));
-    qtest_writel(qts, EVCNT_LO(0), 1000);
-    g_assert(qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, FLAGS(0)), FLAG_THRESH);
-    /* A preset of the high half is not a wrap: no overflow flag */
-    qtest_writel(qts, CTRL(0), CTRL_OVF_EN);
-    qtest_writel(qts, FLAGS(0), FLAG_THRESH);
-    qtest_writel(qts, EVCNT_HI(0), 1);
-    g_assert(!qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, FLAGS(0)), 0);
-    qtest_quit(qts);
-}
-
-/* System reset: thresholds disarmed, flags and line cleared */
-static void test_reset_clears_interrupts(const void *data)
-{
-    QTestState *qts = start_intercepted(data);
-
-    set_threshold(qts, 0, 10, CTRL_THRESH_EN | CTRL_THRESH_ON_TIME);
-    pc_start(qts);
-    qtest_clock_step(qts, 10 * TICK_NS);
-    g_assert(qtest_get_irq(qts, 0));
-    qtest_system_reset(qts);
-    g_assert(!qtest_get_irq(qts, 0));
-    assert_eq(qtest_readl(qts, CTRL(0)), 0);
-    assert_eq(qtest_readl(qts, FLAGS(0)), 0);
-    pc_start(qts);
-    qtest_clock_step(qts, 100 * TICK_NS);
-    g_assert(!qtest_get_irq(qts, 0));
-    qtest_quit(qts);
-}
-
-static const struct {
-    const char *name;
-    void (*func)(const void *data);
-} tests[] = {
+static const PerfCounterQTest tests[] = {
     { "power-on-state", test_power_on_state },
     { "start-stop-global", test_start_stop_global },
     { "repeated-start", test_repeated_start },
@@ -987,34 +624,11 @@ static const struct {
     { "readout-timeline-capped", test_readout_timeline_capped },
     { "readout-no-timeline", test_readout_no_timeline },
     { "readout-file-at-exit", test_readout_file_at_exit },
-    { "event-registers", test_event_registers },
-    { "threshold-on-time", test_threshold_on_time },
-    { "threshold-beyond-time", test_threshold_beyond_time },
-    { "threshold-section-time", test_threshold_section_time },
-    { "irq-or-of-flags", test_irq_or_of_flags },
-    { "threshold-on-event-count", test_threshold_on_event_count },
-    { "reset-clears-interrupts", test_reset_clears_interrupts },
 };
 
 int main(int argc, char **argv)
 {
-    const char *arch = qtest_get_arch();
-    size_t b, t;
-
     g_test_init(&argc, &argv, NULL);
-
-    for (b = 0; b < ARRAY_SIZE(boards); b++) {
-        if (strcmp(boards[b].arch, arch) ||
-            !qtest_has_machine(boards[b].machine)) {
-            continue;
-        }
-        for (t = 0; t < ARRAY_SIZE(tests); t++) {
-            g_autofree char *path = g_strdup_printf("perf-counter/%s/%s",
-                                                    boards[b].machine,
-                                                    tests[t].name);
-            qtest_add_data_func(path, &boards[b], tests[t].func);
-        }
-    }
-
+    add_tests(tests, ARRAY_SIZE(tests));
     return g_test_run();
 }

@@ -1,6 +1,6 @@
 /*
  * What the project's qtests share (perf-counter-test.c,
- * armv7m-dwt-test.c)
+ * perf-counter-irq-test.c, armv7m-dwt-test.c)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
