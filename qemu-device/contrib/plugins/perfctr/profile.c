@@ -156,7 +156,7 @@ static Vcpu *vcpu_state(unsigned index)
 }
 
 /* Instructions executed on the vCPU so far (begun, in a callback) */
-static uint64_t executed_total(Vcpu *v, unsigned index)
+static uint64_t executed_total(Vcpu *v)
 {
     return v->consumed + v->inline_state->ticks - v->not_begun;
 }
@@ -171,7 +171,7 @@ static uint64_t next_offset(Vcpu *v)
 }
 
 /* Take gap instructions off the ticks: the next sample is gap later */
-static void defer_sample(Vcpu *v, unsigned index, uint64_t gap)
+static void defer_sample(Vcpu *v, uint64_t gap)
 {
     v->inline_state->ticks -= gap;
     v->consumed += gap;
@@ -268,7 +268,7 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
  * exact mode charged to the current node): the block entered last in
  * exact mode, in sampling mode the one just ended if it is followed.
  */
-static Block *leaving(Vcpu *v, unsigned index, uint64_t *executed)
+static Block *leaving(Vcpu *v, uint64_t *executed)
 {
     Block *last;
     uint64_t now;
@@ -281,7 +281,7 @@ static Block *leaving(Vcpu *v, unsigned index, uint64_t *executed)
     }
     last = v->block;
     if (last) {
-        now = executed_total(v, index);
+        now = executed_total(v);
         *executed = now - v->block_ticks;
         if (*executed) {
             charge_block(last, v->calls->node, *executed);
@@ -326,12 +326,12 @@ static void block_entered(unsigned index, void *udata)
 
     enter();
     v = vcpu_state(index);
-    last = leaving(v, index, &executed);
+    last = leaving(v, &executed);
     if (last) {
         leave_block(v, index, last, executed, next->pc, NULL);
     }
     v->block = next;
-    v->block_ticks = executed_total(v, index);
+    v->block_ticks = executed_total(v);
     leave();
 }
 
@@ -344,12 +344,12 @@ static void sp_written(unsigned index, void *udata)
 }
 
 /* Take a sample at pc; the gap it deferred the next one by */
-static uint64_t take_sample(Vcpu *v, unsigned index, uint64_t pc)
+static uint64_t take_sample(Vcpu *v, uint64_t pc)
 {
     uint64_t offset = next_offset(v);
     uint64_t gap = config.period + offset - v->offset;
 
-    defer_sample(v, index, gap);
+    defer_sample(v, gap);
     v->offset = offset;
     (*pair_counter(histogram, pc, 0))++;
     if (config.stacks) {
@@ -362,7 +362,7 @@ static uint64_t take_sample(Vcpu *v, unsigned index, uint64_t pc)
 static void sample(unsigned index, void *udata)
 {
     enter();
-    take_sample(vcpu_state(index), index, (uintptr_t)udata);
+    take_sample(vcpu_state(index), (uintptr_t)udata);
     leave();
 }
 
@@ -387,7 +387,7 @@ static void sample_block(unsigned index, void *udata)
             .random = v->random,
         };
 
-        t.gap = take_sample(v, index, block->insn_pc[t.insn]);
+        t.gap = take_sample(v, block->insn_pc[t.insn]);
         g_array_append_val(v->tentative, t);
     }
     v->sampled = block;
@@ -396,8 +396,7 @@ static void sample_block(unsigned index, void *udata)
 }
 
 /* Undo a sample taken at the entry of block */
-static void undo_sample(Vcpu *v, unsigned index, Block *block,
-                        const Tentative *t)
+static void undo_sample(Vcpu *v, Block *block, const Tentative *t)
 {
     uint64_t pc = block->insn_pc[t->insn];
 
@@ -427,7 +426,7 @@ void profile_block_left(unsigned index, uint64_t not_begun)
         while (tentative->len &&
                g_array_index(tentative, Tentative,
                              tentative->len - 1).insn >= began) {
-            undo_sample(v, index, v->sampled,
+            undo_sample(v, v->sampled,
                         &g_array_index(tentative, Tentative,
                                        tentative->len - 1));
             g_array_set_size(tentative, tentative->len - 1);
@@ -442,13 +441,13 @@ void profile_block_left(unsigned index, uint64_t not_begun)
 
 uint64_t profile_executed(unsigned index)
 {
-    return executed_total(vcpu_state(index), index);
+    return executed_total(vcpu_state(index));
 }
 
 void profile_switch(unsigned index, CallStack *to)
 {
     Vcpu *v = vcpu_state(index);
-    uint64_t now = executed_total(v, index);
+    uint64_t now = executed_total(v);
 
     if (v->block && !config.period && now > v->block_ticks) {
         charge_block(v->block, v->calls->node, now - v->block_ticks);
@@ -468,7 +467,7 @@ void profile_exception_entered(unsigned index, uint64_t number,
 
     enter();
     v = vcpu_state(index);
-    last = leaving(v, index, &executed);
+    last = leaving(v, &executed);
     if (last) {
         leave_block(v, index, last, executed, resume_pc, &sp);
     }
@@ -687,7 +686,7 @@ void profile_restart(unsigned index, uint64_t not_begun)
         Vcpu *v = vcpu_state(vcpu);
 
         /* The calls made so far stay on the stacks: they still return */
-        v->start = executed_total(v, vcpu);
+        v->start = executed_total(v);
         v->block_ticks = v->start;
     }
     calltree_restart();
@@ -726,7 +725,7 @@ void profile_write(FILE *out)
     enter();
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
         Vcpu *v = vcpu_state(vcpu);
-        uint64_t now = executed_total(v, vcpu);
+        uint64_t now = executed_total(v);
 
         total += now - v->start;
         if (v->block && !config.period && now > v->block_ticks) {
