@@ -103,6 +103,20 @@
 2:  nop
     finish branch_forward_taken
 
+/*
+ * A forward branch taken 10 times of 10: a static guess (not taken)
+ * misses each time, a 2-bit predictor twice, then learns it
+ */
+    begin branch_learned
+    start branch_learned
+    movs r0, #10
+1:  cmp r0, #100
+    bne 2f
+    nop
+2:  subs r0, r0, #1
+    bne 1b
+    finish branch_learned
+
 /* Multiplies, 4 of each */
     begin mul
     movs r1, #3
@@ -262,7 +276,7 @@ cycles_run:
     push {r4, lr}
     .irp name, ldr_independent, ldr_dependent, ldr_after_alu, ldr_str, \
         str_imm, str_reg, branch_loop, branch_loop_wide, branch_not_taken, \
-        branch_forward_taken, mul, mla, umull_small, umull_large, \
+        branch_forward_taken, branch_learned, mul, mla, umull_small, umull_large, \
         smlal_small, smlal_large, sdiv_small, udiv_large, \
         multiple_1, multiple_2, multiple_3, multiple_4, multiple_5, \
         multiple_6, multiple_7, multiple_8, it_folded, it_not_folded, \

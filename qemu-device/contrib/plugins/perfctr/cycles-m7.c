@@ -100,6 +100,7 @@ const CyclesCore cycles_m7 = {
     .name = "m7",
     .schedule = m7_schedule,
     .branch_costs = m7_branch_costs,
+    .dynamic_predictor = true,
     .has_operand_cost = m7_operand_cost,
     .operand_cycles = cycles_armv7m_divide,
 };

@@ -40,6 +40,12 @@ typedef struct CyclesCore {
     void (*branch_costs)(const CyclesInsn *prev, const CyclesInsn *last,
                          unsigned scheduled, bool conditional, bool backward,
                          unsigned *taken, unsigned *fall);
+    /*
+     * Conditional branches are predicted by a table of counters
+     * (cycles-predictor.c), not by the static guess alone; a
+     * misprediction costs what branch_costs gives the other way
+     */
+    bool dynamic_predictor;
     /* Whether an instruction's time depends on its operands' values */
     bool (*has_operand_cost)(const InsnTiming *t);
     /* The cycles such an instruction takes beyond its schedule */

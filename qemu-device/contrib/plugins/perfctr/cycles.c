@@ -18,7 +18,9 @@
  *   went the way a static predictor guesses (backward taken, forward
  *   not), and its last instruction stores the other destination; the
  *   block entered there (a conditional callback on its pc, so only
- *   guesses that miss cost a call) adds the difference.
+ *   guesses that miss cost a call) adds the difference.  A core with a
+ *   dynamic predictor (the M7) corrects that guess in
+ *   cycles-predictor.c.
  * - Multiplies and divisions whose time depends on their operands call
  *   back with the registers before they run.
  * - While a device arms a target on the cycle count (a threshold, an
@@ -38,22 +40,12 @@
 #include <string.h>
 
 #include "cycles.h"
+#include "cycles-internal.h"
 #include "cycles-model.h"
 #include "events.h"
 #include "stop.h"
 
-#define NO_PC UINT64_MAX
 #define MAX_WINDOWS 256
-
-/* Per-vCPU scoreboard slots, in uint64_t */
-enum {
-    SLOT_CYCLES,
-    SLOT_INSNS,
-    SLOT_MISS,          /* the destination the last guess did not take */
-    SLOT_DELTA,         /* what taking it costs more: int32 | window << 32 */
-    SLOT_MEMORY_STALLS, /* cycles beyond the first of loads and stores */
-    SLOT_WINDOWS,       /* then cycles and instructions of each window */
-};
 
 typedef struct Window {
     uint64_t start, end;
@@ -77,13 +69,14 @@ static Isa isa;
 unsigned cycles_wait_states;
 static Window windows[MAX_WINDOWS];
 static unsigned n_windows;
+static unsigned n_slots;
 /* The slots' sums when the profile started (start=), or NULL */
 static uint64_t *start_sums;
 static struct qemu_plugin_scoreboard *board;
 static struct qemu_plugin_register *regs[32];
 static bool have_regs;
 
-static qemu_plugin_u64 slot(unsigned index)
+qemu_plugin_u64 cycles_slot(unsigned index)
 {
     return (qemu_plugin_u64) { board, index * sizeof(uint64_t) };
 }
@@ -136,14 +129,12 @@ static int window_of(uint64_t pc)
     return -1;
 }
 
-/* The slots of a vCPU, from a callback: one lookup, then plain adds */
-static uint64_t *slots_of(unsigned vcpu)
+uint64_t *cycles_slots_of(unsigned vcpu)
 {
     return qemu_plugin_scoreboard_find(board, vcpu);
 }
 
-/* Add cycles to the total and to a window, from a callback */
-static void add(unsigned vcpu, uint64_t *slots, int64_t cycles, int window)
+void cycles_add(unsigned vcpu, uint64_t *slots, int64_t cycles, int window)
 {
     slots[SLOT_CYCLES] += cycles;
     if (window >= 0) {
@@ -173,23 +164,34 @@ static void operands_cb(unsigned vcpu, void *udata)
     Operands *o = udata;
     uint32_t a = reg_value(o->t.op_a), b = reg_value(o->t.op_b);
 
-    add(vcpu, slots_of(vcpu), core->operand_cycles(&o->t, a, b), o->window);
+    cycles_add(vcpu, cycles_slots_of(vcpu), core->operand_cycles(&o->t, a, b),
+               o->window);
 }
 
 static void mispredicted_cb(unsigned vcpu, void *udata)
 {
-    uint64_t *slots = slots_of(vcpu);
+    uint64_t *slots = cycles_slots_of(vcpu);
     uint64_t packed = slots[SLOT_DELTA];
 
     slots[SLOT_MISS] = NO_PC;
-    add(vcpu, slots, (int32_t)(uint32_t)packed, (int32_t)(packed >> 32));
+    if (core->dynamic_predictor) {
+        predictor_other_way(vcpu, slots);
+    } else {
+        cycles_add(vcpu, slots, (int32_t)(uint32_t)packed,
+                   (int32_t)(packed >> 32));
+    }
 }
 
 void cycles_left_code(unsigned vcpu, uint64_t pc)
 {
-    if (board && vcpu < qemu_plugin_num_vcpus() &&
-        qemu_plugin_u64_get(slot(SLOT_MISS), vcpu) == pc) {
+    if (!board || vcpu >= qemu_plugin_num_vcpus()) {
+        return;
+    }
+    if (qemu_plugin_u64_get(cycles_slot(SLOT_MISS), vcpu) == pc) {
         mispredicted_cb(vcpu, NULL);
+    }
+    if (core->dynamic_predictor) {
+        predictor_left_code(vcpu, pc);
     }
 }
 
@@ -234,8 +236,11 @@ bool cycles_init(CyclesModel m, Isa guest_isa)
     }
     core = cores[m];
     isa = guest_isa;
-    board = qemu_plugin_scoreboard_new((SLOT_WINDOWS + 2 * n_windows) *
-                                       sizeof(uint64_t));
+    n_slots = SLOT_WINDOWS + 2 * n_windows;
+    if (core->dynamic_predictor) {
+        n_slots += predictor_slots(n_slots);
+    }
+    board = qemu_plugin_scoreboard_new(n_slots * sizeof(uint64_t));
     return true;
 }
 
@@ -243,7 +248,7 @@ static uint64_t read_slot(unsigned index, unsigned vcpu_index)
 {
     /* Before the vCPU starts (a device's reset), none */
     return board && vcpu_index < qemu_plugin_num_vcpus() ?
-           qemu_plugin_u64_get(slot(index), vcpu_index) : 0;
+           qemu_plugin_u64_get(cycles_slot(index), vcpu_index) : 0;
 }
 
 uint64_t cycles_read(unsigned vcpu_index)
@@ -286,7 +291,7 @@ static void store(struct qemu_plugin_insn *insn, unsigned index,
                   uint64_t value)
 {
     qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-        insn, QEMU_PLUGIN_INLINE_STORE_U64, slot(index), value);
+        insn, QEMU_PLUGIN_INLINE_STORE_U64, cycles_slot(index), value);
 }
 
 static void add_inline(struct qemu_plugin_insn *insn, unsigned index,
@@ -294,7 +299,7 @@ static void add_inline(struct qemu_plugin_insn *insn, unsigned index,
 {
     if (value) {
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-            insn, QEMU_PLUGIN_INLINE_ADD_U64, slot(index), value);
+            insn, QEMU_PLUGIN_INLINE_ADD_U64, cycles_slot(index), value);
     }
 }
 
@@ -364,7 +369,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     size_t n = qemu_plugin_tb_n_insns(tb), i;
     g_autofree CyclesInsn *insns = g_new0(CyclesInsn, n);
     g_autofree unsigned *cost = g_new0(unsigned, n);
-    uint64_t miss = NO_PC;
+    uint64_t miss = NO_PC, guessed = NO_PC;
     Pending pending = { .window = -1 };
     int64_t delta = 0;
     CyclesInsn *last;
@@ -394,10 +399,12 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         } else if (backward) {
             cost[n - 1] += taken;       /* guess taken */
             miss = fall;
+            guessed = last->c.direct ? last->c.target : NO_PC;
             delta = (int64_t)not_taken - taken;
         } else {
             cost[n - 1] += not_taken;   /* guess not taken */
             miss = last->c.target;
+            guessed = fall;
             delta = (int64_t)taken - not_taken;
         }
         if (miss == fall && last->c.direct && last->c.target == fall) {
@@ -407,7 +414,10 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
 
     qemu_plugin_register_vcpu_tb_exec_cond_cb(
         tb, mispredicted_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_EQ,
-        slot(SLOT_MISS), qemu_plugin_tb_vaddr(tb), NULL);
+        cycles_slot(SLOT_MISS), qemu_plugin_tb_vaddr(tb), NULL);
+    if (core->dynamic_predictor) {
+        predictor_instrument_entry(tb);
+    }
 
     for (i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
@@ -416,6 +426,9 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
 
         if (i == 0) {
             store(insn, SLOT_MISS, NO_PC);
+            if (core->dynamic_predictor) {
+                store(insn, SLOT_HIT, NO_PC);
+            }
         }
         /* Reached by the one before (or by a misprediction's delta) */
         check_targets(insn, targets, false);
@@ -446,6 +459,9 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
             store(insn, SLOT_MISS, miss);
             store(insn, SLOT_DELTA, (uint32_t)(int32_t)delta |
                   (uint64_t)(uint32_t)window_of(last->pc) << 32);
+            if (core->dynamic_predictor) {
+                predictor_instrument_branch(insn, guessed);
+            }
         }
         if (i == n - 1) {
             check_targets(insn, targets, true);
@@ -456,14 +472,14 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
 /* What a slot counted since the start (all vCPUs) */
 static uint64_t since_start(unsigned index)
 {
-    uint64_t sum = qemu_plugin_u64_sum(slot(index));
+    uint64_t sum = qemu_plugin_u64_sum(cycles_slot(index));
 
     return start_sums ? sum - start_sums[index] : sum;
 }
 
 void cycles_restart(void)
 {
-    unsigned n = SLOT_WINDOWS + 2 * n_windows, i;
+    unsigned n = SLOT_WINDOWS + 2 * n_windows, i;  /* not the predictor's */
 
     if (!board) {
         return;
@@ -472,7 +488,7 @@ void cycles_restart(void)
     g_free(start_sums);
     start_sums = g_new(uint64_t, n);
     for (i = 0; i < n; i++) {
-        start_sums[i] = qemu_plugin_u64_sum(slot(i));
+        start_sums[i] = qemu_plugin_u64_sum(cycles_slot(i));
     }
 }
 
