@@ -16,13 +16,13 @@ class Estimate:
     """One boot with the timing model: the plugin's arguments, then the
     report."""
 
-    def __init__(self, qemu, board, image, workdir, wait_states=0,
-                 profiler=None):
+    def __init__(self, qemu, board, image, workdir, wait_states=None,
+                 memory=None, profiler=None):
         """With profiler (a hotspots.Profiler), its plugin estimates
-        too (one plugin per QEMU); otherwise add self.qemu_args."""
+        too (one plugin per QEMU); otherwise add self.qemu_args.
+        memory: the flash part code runs from (None: SRAM)."""
         plugin.cycle_model(board)           # Failure if there is none
         self.board = board
-        self.wait_states = wait_states
         self.results = profiler.results if profiler else \
             workdir / "cycles.txt"
         functions = sorted((f for f in elf.read(image).functions if f[1]),
@@ -31,7 +31,8 @@ class Estimate:
                       for start, size, name in functions}
         self.qemu_args = plugin.qemu_args(
             qemu, board, self.results, plugin.NO_PROFILE, cycles=True,
-            windows=sorted(self.names), wait_states=wait_states)
+            windows=sorted(self.names), wait_states=wait_states,
+            memory=memory)
         if profiler:
             # the cycle options onto the profiler's -plugin argument
             ours = self.qemu_args[1].split(",out=", 1)[1].split(",", 1)[1]
@@ -43,9 +44,12 @@ class Estimate:
         if not profile.cycles_model:
             raise Failure(f"the plugin wrote no cycle estimate to "
                           f"{self.results}")
+        memory = "" if profile.cycles_memory == "sram" else \
+            f"flash of {profile.cycles_memory}, "
         lines = [f"cycles: {profile.cycles} estimated cycles "
                  f"({self.board.cpu}, model {profile.cycles_model}, "
-                 f"{self.wait_states} wait states) for "
+                 f"{memory}{profile.cycles_wait_states} wait state"
+                 f"{'' if profile.cycles_wait_states == 1 else 's'}) for "
                  f"{profile.cycles_instructions} instructions, IPC "
                  f"{ipc(profile.cycles_instructions, profile.cycles)}"]
         rows = sorted(((c, i, self.names[w]) for w, (c, i) in

@@ -43,10 +43,12 @@ def without(cmd):
 
 
 def qemu_args(qemu, board, out, period=EXACT, stacks=True, cycles=False,
-              windows=(), wait_states=0):
+              windows=(), wait_states=None, memory=None):
     """-plugin arguments that profile into out (a file); with cycles,
     that also estimate the board's cycles, in all and in each window
-    (start, end) of pcs.  The devices' events are counted too."""
+    (start, end) of pcs, with code in memory's flash (a part the plugin
+    knows, docs/cycles.md) and wait_states (the part's if None).  The
+    devices' events are counted too."""
     options = [f"out={out}"]
     if period is not NO_PROFILE:
         options += [f"profile={'exact' if period == EXACT else period}",
@@ -54,7 +56,9 @@ def qemu_args(qemu, board, out, period=EXACT, stacks=True, cycles=False,
     if cycles:
         options.append(f"cycles={cycle_model(board)}")
         options += [f"window={start:#x}-{end:#x}" for start, end in windows]
-        if wait_states:
+        if memory:
+            options.append(f"memory={memory}")
+        if wait_states is not None:
             options.append(f"wait-states={wait_states}")
     return _plugin_args(qemu, board, options)
 
@@ -119,6 +123,8 @@ class Profile:
     nodes: dict = field(default_factory=dict)       # node: (parent, site)
     stacks: dict = field(default_factory=dict)      # (node, pc): count
     cycles_model: str = ""          # the timing model, if one ran
+    cycles_memory: str = ""         # the flash part it had code in
+    cycles_wait_states: int = 0
     cycles: int = 0                 # estimated cycles in all
     cycles_instructions: int = 0    # instructions the model saw
     windows: dict = field(default_factory=dict)  # (start, end): (cyc, insns)
@@ -170,7 +176,7 @@ def read(path):
                         if len(fields) > 19 else "")
             p.contexts[c.id] = c
             continue
-        if tag in ("mode", "cycles-model"):
+        if tag in ("mode", "cycles-model", "cycles-memory"):
             values = fields
         else:
             values = [int(f, 0) for f in fields]
@@ -178,6 +184,10 @@ def read(path):
             p.mode = values[0]
         elif tag == "cycles-model":
             p.cycles_model = values[0]
+        elif tag == "cycles-memory":
+            p.cycles_memory = values[0]
+        elif tag == "cycles-wait-states":
+            p.cycles_wait_states = values[0]
         elif tag == "cycles":
             p.cycles = values[0]
         elif tag == "cycles-instructions":

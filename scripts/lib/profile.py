@@ -204,10 +204,17 @@ def parse_args(argv):
                      "the guest's output; the counter cores count them "
                      "as their clock (sections and report in estimated "
                      "cycles, instructions beside them)")
-    hot.add_argument("--wait-states", type=int, default=0, metavar="N",
+    hot.add_argument("--memory", metavar="PART",
+                     help="with --cycles on a Cortex-M3/M4: code and "
+                     "read-only data in PART's flash, with its wait states, "
+                     "prefetch buffer and cache (stm32f103-72mhz, "
+                     "stm32f407-168mhz, sam3x8e-84mhz...; docs/cycles.md); "
+                     "default: SRAM, no wait")
+    hot.add_argument("--wait-states", type=int, metavar="N",
                      choices=range(0, 101),
-                     help="with --cycles: flash wait states added to each "
-                     "Cortex-M3/M4 pipeline refill (default 0)")
+                     help="with --cycles: flash wait states (PART's "
+                     "instead; without --memory, added to each "
+                     "Cortex-M3/M4 pipeline refill)")
     hot.add_argument("--gprof", action="store_true",
                      help="the -pg workflow: build the sources with -pg, "
                      "so that the library counts every call in the guest, "
@@ -326,6 +333,9 @@ def check_stops(parser, args):
     if "instructions" in kinds and args.no_icount:
         parser.error("--stop-after in instructions needs -icount: drop "
                      "--no-icount")
+    if (args.memory or args.wait_states is not None) and not args.cycles:
+        parser.error("--memory and --wait-states set the timing model's "
+                     "memory: add --cycles")
     if args.start_at and args.sample is None and not args.cycles:
         parser.error("--start-at starts the profile: it goes with "
                      "--sample, --gprof or --cycles")
@@ -443,7 +453,8 @@ def main():
         estimate = None
         if args.cycles:
             estimate = cycles.Estimate(built, board, image, Path(workdir),
-                                       args.wait_states, profiler)
+                                       args.wait_states, args.memory,
+                                       profiler)
             if not profiler:
                 extra += estimate.qemu_args
         if profiler:

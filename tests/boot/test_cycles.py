@@ -47,6 +47,7 @@ def multiple(n):
 def expected_m3(model):
     e = {
         "ldr_independent": LOAD + 7 * PIPELINED,
+        "ldr_literal": LOAD + 7 * PIPELINED,    # from the pc, the same
         "ldr_dependent": LOAD + 7 * (LOAD + ADDRESS_STALL),
         "ldr_after_alu": 4 * (ALU + LOAD + ADDRESS_STALL),
         "ldr_str": 4 * LOAD + 4 * PIPELINED + 3 * STORE_THEN_LOAD,
@@ -99,6 +100,7 @@ def expected_m7():
         "alu_independent": 8 // 2,
         "alu_dependent": 8,
         "ldr_independent": 8,           # two loads do not pair
+        "ldr_literal": 8,
         "ldr_dependent": 1 + 7 * M7_LOAD_LATENCY,
         "str_imm": 8,                   # two stores do not pair
         "mul_alu": 4,                   # a multiply pairs with an ALU op
@@ -170,6 +172,7 @@ M33_LOAD_LATENCY = 2
 def expected_m33():
     e = {
         "ldr_independent": 8,
+        "ldr_literal": 8,
         "ldr_dependent": 1 + 7 * M33_LOAD_LATENCY,
         "ldr_after_alu": 4 * (ALU + 1),
         "ldr_str": 4 * (1 + 1),         # the store takes the load's data
@@ -221,6 +224,7 @@ M55_REFILL = 2
 def expected_m55():
     e = {
         "ldr_independent": 8,
+        "ldr_literal": 8,
         "ldr_dependent": 1 + 7 * M55_LOAD_LATENCY,
         # adds; then 4 ldr, each waiting for its adds, the next adds
         # beside it
@@ -343,7 +347,8 @@ def check(ctx, board, names):
 
 
 def test_loads_pipeline_unless_dependent(ctx, board):
-    check(ctx, board, ["ldr_independent", "ldr_dependent", "ldr_after_alu",
+    check(ctx, board, ["ldr_independent", "ldr_literal", "ldr_dependent",
+                       "ldr_after_alu",
                        "load_use", "load_byte_use"])
 
 

@@ -20,6 +20,22 @@
     ldr r9, [r4, #28]
     finish ldr_independent
 
+/* 8 independent literal loads: from flash on a part with wait states */
+    begin ldr_literal
+    start ldr_literal
+    ldr r0, cyc_literals
+    ldr r1, cyc_literals + 4
+    ldr r2, cyc_literals + 8
+    ldr r3, cyc_literals + 12
+    ldr r6, cyc_literals + 16
+    ldr r7, cyc_literals + 20
+    ldr r8, cyc_literals + 24
+    ldr r9, cyc_literals + 28
+    finish ldr_literal
+    .balign 16
+cyc_literals:
+    .word 1, 2, 3, 4, 5, 6, 7, 8
+
     begin ldr_dependent
     mov r0, r4
     start ldr_dependent
@@ -274,7 +290,7 @@
     .thumb_func
 cycles_run:
     push {r4, lr}
-    .irp name, ldr_independent, ldr_dependent, ldr_after_alu, ldr_str, \
+    .irp name, ldr_independent, ldr_literal, ldr_dependent, ldr_after_alu, ldr_str, \
         str_imm, str_reg, branch_loop, branch_loop_wide, branch_not_taken, \
         branch_forward_taken, branch_learned, mul, mla, umull_small, umull_large, \
         smlal_small, smlal_large, sdiv_small, udiv_large, \

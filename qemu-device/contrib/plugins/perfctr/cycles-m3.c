@@ -12,6 +12,7 @@
 
 #include <qemu-plugin.h>
 
+#include "cycles-memory.h"
 #include "cycles-model.h"
 
 /* Whether cur's address phase overlaps prev's data phase */
@@ -102,7 +103,7 @@ static void m4_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
 /* The refill: 1, or 2 to a 32-bit instruction on an odd halfword */
 static unsigned refill(uint64_t target, bool known)
 {
-    unsigned p = 1 + cycles_wait_states;
+    unsigned p = 1 + memory_refill_wait_states();
     g_autoptr(GByteArray) bytes = g_byte_array_new();
 
     if (known && (target & 2) &&
@@ -165,6 +166,7 @@ const CyclesCore cycles_m3 = {
     .name = "m3",
     .schedule = m3_schedule,
     .branch_costs = branch_costs,
+    .flash = true,
     .has_operand_cost = m3_operand_cost,
     .operand_cycles = operand_cycles,
 };
@@ -173,6 +175,7 @@ const CyclesCore cycles_m4 = {
     .name = "m4",
     .schedule = m4_schedule,
     .branch_costs = branch_costs,
+    .flash = true,
     .has_operand_cost = m4_operand_cost,
     .operand_cycles = operand_cycles,
 };

@@ -46,6 +46,8 @@ typedef struct CyclesCore {
      * misprediction costs what branch_costs gives the other way
      */
     bool dynamic_predictor;
+    /* Code may run from a flash part (cycles-memory.c, memory=) */
+    bool flash;
     /* Whether an instruction's time depends on its operands' values */
     bool (*has_operand_cost)(const InsnTiming *t);
     /* The cycles such an instruction takes beyond its schedule */
@@ -55,9 +57,6 @@ typedef struct CyclesCore {
 extern const CyclesCore cycles_m0, cycles_m0_small_mul, cycles_m3,
                         cycles_m4, cycles_m7, cycles_m33, cycles_m55,
                         cycles_e31;
-
-/* The flash wait states (cycles' wait= option; Cortex-M3/M4 refills) */
-extern unsigned cycles_wait_states;
 
 /* Classes */
 

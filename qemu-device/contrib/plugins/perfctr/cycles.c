@@ -41,6 +41,7 @@
 
 #include "cycles.h"
 #include "cycles-internal.h"
+#include "cycles-memory.h"
 #include "cycles-model.h"
 #include "events.h"
 #include "stop.h"
@@ -66,7 +67,6 @@ static const CyclesCore *const cores[] = {
 
 static const CyclesCore *core;
 static Isa isa;
-unsigned cycles_wait_states;
 static Window windows[MAX_WINDOWS];
 static unsigned n_windows;
 static unsigned n_slots;
@@ -94,27 +94,29 @@ bool cycles_parse_model(const char *name, CyclesModel *out)
     return false;
 }
 
-bool cycles_add_window(const char *range)
+bool cycles_parse_range(const char *range, uint64_t *start, uint64_t *end)
 {
     g_auto(GStrv) ends = g_strsplit(range, "-", 2);
     char *end_a, *end_b;
-    Window w;
 
-    if (!ends[0] || !ends[1] || n_windows == MAX_WINDOWS) {
+    if (!ends[0] || !ends[1]) {
         return false;
     }
-    w.start = g_ascii_strtoull(ends[0], &end_a, 0);
-    w.end = g_ascii_strtoull(ends[1], &end_b, 0);
-    if (*end_a || *end_b || end_a == ends[0] || w.end <= w.start) {
+    *start = g_ascii_strtoull(ends[0], &end_a, 0);
+    *end = g_ascii_strtoull(ends[1], &end_b, 0);
+    return !*end_a && !*end_b && end_a != ends[0] && *end > *start;
+}
+
+bool cycles_add_window(const char *range)
+{
+    Window w;
+
+    if (n_windows == MAX_WINDOWS ||
+        !cycles_parse_range(range, &w.start, &w.end)) {
         return false;
     }
     windows[n_windows++] = w;
     return true;
-}
-
-void cycles_set_wait_states(unsigned n)
-{
-    cycles_wait_states = n;
 }
 
 static int window_of(uint64_t pc)
@@ -229,11 +231,16 @@ bool cycles_init(CyclesModel m, Isa guest_isa)
 {
     if (cores[m]->riscv != (guest_isa == ISA_RISCV) ||
         guest_isa == ISA_A32 || guest_isa == ISA_A64) {
-        qemu_plugin_outs("perfctr: cycles=e31 is for rv32 guests, the "
-                         "m* models for Thumb ones; none is for a32 or "
-                         "a64 code\n");
+        fputs("perfctr: cycles=e31 is for rv32 guests, the m* models "
+              "for Thumb ones; none is for a32 or a64 code\n", stderr);
         return false;
     }
+    if (memory_part()->line && !cores[m]->flash) {
+        fputs("perfctr: memory= is for the Cortex-M3 and M4 models "
+              "(cycles=m3, m4)\n", stderr);
+        return false;
+    }
+    memory_init();
     core = cores[m];
     isa = guest_isa;
     n_slots = SLOT_WINDOWS + 2 * n_windows;
@@ -382,6 +389,9 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     }
     decode(tb, insns, n);
     core->schedule(insns, n, cost);
+    if (core->flash) {
+        memory_schedule(tb, insns, n, cost, window_of(insns[0].pc));
+    }
 
     /* The branch that ends the block, if any */
     last = &insns[n - 1];
@@ -447,6 +457,9 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
             /* (a stop or the start comes before the next one's adds) */
             flush(insn, &pending, targets);
         }
+        if (core->flash && cycles_reads_memory(&insns[i].t)) {
+            memory_instrument_load(insn, window);
+        }
         if (operands) {
             Operands *o = g_new(Operands, 1);
 
@@ -497,7 +510,8 @@ void cycles_write(FILE *out)
     unsigned i;
 
     fprintf(out, "cycles-model %s\n", core->name);
-    fprintf(out, "cycles-wait-states %u\n", cycles_wait_states);
+    fprintf(out, "cycles-memory %s\n", memory_part()->name);
+    fprintf(out, "cycles-wait-states %u\n", memory_part()->wait_states);
     fprintf(out, "cycles %" PRIu64 "\n", since_start(SLOT_CYCLES));
     fprintf(out, "cycles-instructions %" PRIu64 "\n",
             since_start(SLOT_INSNS));

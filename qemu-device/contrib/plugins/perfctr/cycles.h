@@ -24,11 +24,12 @@ typedef enum CyclesModel {
     CYCLES_E31,         /* SiFive E31, for rv32 (riscv32 virt) */
 } CyclesModel;
 
-/* The model of name (m0, m3, m4, m7, m33, m55, e31...); false if there is none */
+/* The model of name (m0, m3, m7, e31...); false if there is none */
 bool cycles_parse_model(const char *name, CyclesModel *model);
 /* A window "START-END" (hex or decimal; END excluded); false if bad */
 bool cycles_add_window(const char *range);
-void cycles_set_wait_states(unsigned wait_states);
+/* Parse "START-END" the same way; false if bad */
+bool cycles_parse_range(const char *range, uint64_t *start, uint64_t *end);
 
 /* False (with a message) if model does not fit the guest's isa */
 bool cycles_init(CyclesModel model, Isa isa);

@@ -22,8 +22,12 @@
  *                    PERFCTR_EVENT_CYCLES, out=FILE gets the totals
  *   window=START-END also count the cycles and instructions executed at
  *                    pcs START (included) to END (excluded); repeatable
- *   wait-states=N    flash wait states the Cortex-M3/M4 models add to
- *                    each pipeline refill (default 0)
+ *   memory=PART      code and read-only data in PART's flash, read a
+ *                    line at a time with its wait states, prefetch
+ *                    buffer and cache (cycles-memory.c; M3/M4 models)
+ *   flash=START-END  where that flash is (default 0-0x20000000)
+ *   wait-states=N    flash wait states: the part's instead, or without
+ *                    a part those each pipeline refill adds (default 0)
  *   stop=WHAT        end the run at an exact point: instructions:N,
  *                    cycles:N, time:NS or pc:ADDR[:K] (stop.c);
  *                    repeatable, the first reached ends it
@@ -45,6 +49,7 @@
 
 #include "contexts.h"
 #include "cycles.h"
+#include "cycles-memory.h"
 #include "events.h"
 #include "profile.h"
 #include "stop.h"
@@ -98,7 +103,7 @@ static void finished(qemu_plugin_id_t id, void *udata)
     if (!out) {
         g_autofree char *msg = g_strdup_printf(
             "perfctr: cannot write %s: %s\n", out_path, strerror(errno));
-        qemu_plugin_outs(msg);
+        fputs(msg, stderr);
         return;
     }
     if (profiling) {
@@ -117,7 +122,7 @@ static bool refuse(const char *arg, const char *why)
 {
     g_autofree char *msg = g_strdup_printf("perfctr: bad argument '%s': %s\n",
                                            arg, why);
-    qemu_plugin_outs(msg);
+    fputs(msg, stderr);
     return false;
 }
 
@@ -171,6 +176,20 @@ static bool parse(const char *arg, ProfileConfig *config)
         if (!cycles_add_window(value)) {
             return refuse(arg, "give START-END, START below END");
         }
+    } else if (g_str_equal(key, "memory")) {
+        if (!memory_parse_part(value)) {
+            g_autofree char *why = g_strdup_printf("known parts are %s",
+                                                   memory_part_names());
+
+            return refuse(arg, why);
+        }
+    } else if (g_str_equal(key, "flash")) {
+        uint64_t start, end;
+
+        if (!cycles_parse_range(value, &start, &end)) {
+            return refuse(arg, "give START-END, START below END");
+        }
+        memory_set_flash(start, end);
     } else if (g_str_equal(key, "wait-states")) {
         char *end;
         uint64_t n = g_ascii_strtoull(value, &end, 10);
@@ -178,7 +197,7 @@ static bool parse(const char *arg, ProfileConfig *config)
         if (*end || end == value || n > 100) {
             return refuse(arg, "give 0 to 100");
         }
-        cycles_set_wait_states(n);
+        memory_set_wait_states(n);
     } else if (g_str_equal(key, "stop")) {
         const char *why;
 
@@ -196,8 +215,8 @@ static bool parse(const char *arg, ProfileConfig *config)
         }
     } else {
         return refuse(arg, "known keys are profile, out, stacks, events, "
-                      "isa, cycles, window, wait-states, stop, start "
-                      "and tasks");
+                      "isa, cycles, window, memory, flash, wait-states, "
+                      "stop, start and tasks");
     }
     return true;
 }
@@ -214,8 +233,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     } else if (g_str_equal(info->target_name, "aarch64")) {
         config.isa = ISA_A64;
     } else if (!g_str_equal(info->target_name, "arm")) {
-        qemu_plugin_outs("perfctr: this plugin knows arm, aarch64 and riscv "
-                         "only\n");
+        fputs("perfctr: this plugin knows arm, aarch64 and riscv only\n",
+              stderr);
         return -1;
     }
     for (i = 0; i < argc; i++) {
@@ -224,7 +243,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         }
     }
     if (profiling && !out_path) {
-        qemu_plugin_outs("perfctr: profile= needs out=FILE\n");
+        fputs("perfctr: profile= needs out=FILE\n", stderr);
         return -1;
     }
     if (!stop_init()) {
@@ -257,8 +276,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     if (perfctr_hook_set_plugin) {
         perfctr_hook_set_plugin(&hook_ops);
     } else {
-        qemu_plugin_outs("perfctr: this QEMU has no perf-counter hook: no "
-                         "events for the device, no tasks or handlers\n");
+        fputs("perfctr: this QEMU has no perf-counter hook: no events "
+              "for the device, no tasks or handlers\n", stderr);
     }
     qemu_plugin_register_vcpu_init_cb(id, vcpu_created);
     qemu_plugin_register_vcpu_tb_trans_cb(id, translated);

@@ -109,7 +109,7 @@ bool stop_init(void)
     size_t n = pc_stops ? pc_stops->len : 0;
 
     if (n && !perfctr_stop_here) {
-        qemu_plugin_outs("perfctr: this QEMU has no perf-counter stops\n");
+        fputs("perfctr: this QEMU has no perf-counter stops\n", stderr);
         return false;
     }
     arrivals = qemu_plugin_scoreboard_new((n + 1) * sizeof(uint64_t));

@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: MIT
+"""The memory systems of the Cortex-M3/M4 models (plugin argument
+memory=PART, docs/cycles.md): code and read-only data in a part's flash.
+The sequences of tests/firmware/arm/cycles.S, counted with a part and
+without, against what the part's reference manual gives: each refill
+and each load from flash waits W cycles, a line in the STM32F4's ART
+waits none, and a part at 0 wait states changes nothing."""
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+import boot
+import elf
+import plugin
+from common import REPO
+
+PER_BOARD = True
+IMAGE = "tests/firmware/cycles.elf"
+
+# (part, wait states, instruction cache, data cache: lines of 16 bytes)
+F103_72 = ("stm32f103-72mhz", 2, False, False)   # RM0008 3.3.3
+SAM3X_84 = ("sam3x8e-84mhz", 4, False, False)    # SAM3X 18.4.2
+F407_168 = ("stm32f407-168mhz", 5, True, True)    # RM0090 3.4-3.5
+PARTS = [F103_72, SAM3X_84, F407_168]
+
+
+def with_flash(board):
+    return plugin.CYCLE_MODELS.get(board.name) in ("m3", "m4")
+
+
+def measured(ctx, board, part=None):
+    """{sequence: cycles} of every sequence, with code in part's flash
+    (None: SRAM)."""
+    key = ("memory", board.name, part)
+    if key in ctx.cache:
+        return ctx.cache[key]
+    image = ctx.firmware(board, IMAGE)
+    symbols = elf.read(image).symbols
+    names = sorted(n[4:-6] for n in symbols
+                   if n.startswith("cyc_") and n.endswith("_start"))
+    windows = {n: (symbols[f"cyc_{n}_start"] & ~1,
+                   symbols[f"cyc_{n}_end"] & ~1) for n in names}
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "cycles.txt"
+        args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
+                                cycles=True, windows=windows.values(),
+                                memory=part)
+        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
+        assert result.exit_code == 0, result.output
+        profile = plugin.read(out)
+    assert profile.cycles_memory == (part or "sram")
+    ctx.cache[key] = {n: profile.windows[w][0] for n, w in windows.items()}
+    return ctx.cache[key]
+
+
+def refusal(ctx, board, part):
+    """What QEMU says on its stderr when the plugin refuses part."""
+    image = ctx.firmware(board, IMAGE)
+    with tempfile.TemporaryDirectory() as tmp:
+        args = plugin.qemu_args(ctx.qemu, board, Path(tmp) / "c.txt",
+                                plugin.NO_PROFILE, cycles=True, memory=part)
+        proc = subprocess.run(boot.command(ctx.qemu, board, image,
+                                           extra=args),
+                              capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    return proc.stderr
+
+
+def test_each_taken_branch_waits_for_the_flash(ctx, board):
+    """A loop taken 9 times: each refill reads the flash, 1 + W cycles
+    (TRM: P is the refill; the part adds W); in the ART the loop's line
+    is there from the first iteration on."""
+    if not with_flash(board):
+        return
+    sram = measured(ctx, board)["branch_loop"]
+    for part, wait, icache, _ in PARTS:
+        want = sram + (0 if icache else 9 * wait)
+        assert measured(ctx, board, part)["branch_loop"] == want, part
+
+
+def test_each_load_from_flash_waits(ctx, board):
+    """8 literal loads against 8 from SRAM, both with code in flash: W
+    more each, or W per 16-byte line the ART's data cache misses (the
+    8 words are two lines)."""
+    if not with_flash(board):
+        return
+    for part, wait, _, dcache in PARTS:
+        counts = measured(ctx, board, part)
+        extra = counts["ldr_literal"] - counts["ldr_independent"]
+        assert extra == (2 if dcache else 8) * wait, part
+
+
+def test_zero_wait_states_change_nothing(ctx, board):
+    """The same parts at a clock their flash runs at 0 wait states."""
+    if not with_flash(board):
+        return
+    sram = measured(ctx, board)
+    for part in ["stm32f103-24mhz", "stm32f407-24mhz", "sam3x8e-12mhz"]:
+        assert measured(ctx, board, part) == sram, part
+
+
+def test_straight_code_waits_when_the_flash_is_slower(ctx, board):
+    """32-bit instructions at one a cycle need 4 bytes a cycle; the
+    STM32F1's 8-byte lines every 3 cycles (2 wait states) give 2.7: the
+    sequence of 8 ADD.W takes longer, never shorter."""
+    if not with_flash(board):
+        return
+    sram = measured(ctx, board)
+    slow = measured(ctx, board, F103_72[0])
+    assert slow["alu_independent"] > sram["alu_independent"]
+    assert all(slow[n] >= sram[n] for n in sram), \
+        {n: (slow[n], sram[n]) for n in sram if slow[n] < sram[n]}
+
+
+def test_a_part_the_plugin_does_not_know_is_refused(ctx, board):
+    if board.name != "mps2-an385":
+        return
+    err = refusal(ctx, board, "stm32f999")
+    assert "bad argument 'memory=stm32f999': known parts are " \
+        "stm32f103-24mhz" in err, err
+
+
+def test_other_models_refuse_a_part(ctx, board):
+    """Only the M3/M4 models read code from a part's flash."""
+    if plugin.CYCLE_MODELS.get(board.name) not in ("m7", "m0"):
+        return
+    err = refusal(ctx, board, F103_72[0])
+    assert "memory= is for the Cortex-M3 and M4 models" in err, err
+
+
+def profile(*args):
+    return subprocess.run([str(REPO / "scripts" / "profile")] + list(args),
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=120)
+
+
+def test_profile_names_the_part_and_its_wait_states(ctx, board):
+    """scripts/profile --cycles --memory PART [--wait-states N]: the
+    summary says where the code ran; N replaces the part's."""
+    if board.name != "mps2-an385":
+        return
+    for args, words in [
+            ([], "model m3, 0 wait states)"),
+            (["--memory", "stm32f103-72mhz"],
+             "model m3, flash of stm32f103-72mhz, 2 wait states)"),
+            (["--memory", "stm32f103-72mhz", "--wait-states", "1"],
+             "model m3, flash of stm32f103-72mhz, 1 wait state)")]:
+        proc = profile("--cycles", *args)
+        assert proc.returncode == 0, proc.stderr
+        assert words in proc.stdout, proc.stdout
+
+
+def test_memory_without_cycles_is_refused(ctx, board):
+    if board.name != "mps2-an385":
+        return
+    proc = profile("--memory", "stm32f103-72mhz")
+    assert proc.returncode != 0
+    assert "--memory and --wait-states set the timing model's memory: " \
+        "add --cycles" in proc.stderr, proc.stderr
