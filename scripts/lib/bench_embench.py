@@ -139,16 +139,18 @@ def build(board, checkout, ref, bench, work):
 
 
 def run(cmd):
-    """(cycles, None) of one run of cmd, or (None, why not)."""
+    """((cycles, instructions), None) of one run of cmd, or (None, why
+    not)."""
     try:
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                               capture_output=True, text=True,
                               timeout=RUN_TIMEOUT)
     except subprocess.TimeoutExpired:
         return None, f"no exit in {RUN_TIMEOUT} s"
-    cycles = re.search(r"^embench cycles=(\d+)$", proc.stdout, re.M)
+    counts = re.search(r"^embench cycles=(\d+) instructions=(\d+)$",
+                       proc.stdout, re.M)
     verdict = re.search(r"^embench verify=(-?\d+)$", proc.stdout, re.M)
-    if not cycles:
+    if not counts:
         said = (proc.stdout + proc.stderr).strip()[-200:]
         return None, (f"exited {proc.returncode} before stop_trigger"
                       + (f": {said}" if said else ""))
@@ -156,7 +158,7 @@ def run(cmd):
         # 0: wrong results; -1: the benchmark checks nothing
         return None, (f"verify_benchmark returned "
                       f"{verdict[1] if verdict else 'nothing'}")
-    return int(cycles[1]), None
+    return (int(counts[1]), int(counts[2])), None
 
 
 def rows(built, checkout, command, row):
@@ -175,17 +177,20 @@ def rows(built, checkout, command, row):
                 say(f"{what}: building and running")
                 work = Path(tmp) / f"{name}-{bench.name}"
                 work.mkdir()
-                cycles, why = measure(built, board, checkout, ref, bench,
+                counts, why = measure(built, board, checkout, ref, bench,
                                       work, command)
                 silicon = baseline_cycles(ref, bench.name)
-                if cycles is None:
+                if counts is None:
                     failed.append(bench.name)
                     row(what, "failed", why)
-                elif silicon is None:
-                    row(what, f"{cycles} cycles", "no baseline figure")
+                    continue
+                cycles, instructions = counts
+                model = f"{cycles} cycles (CPI {cycles / instructions:.2f})"
+                if silicon is None:
+                    row(what, model, "no baseline figure")
                 else:
                     ratios.append(cycles / silicon)
-                    row(what, f"{cycles} cycles",
+                    row(what, model,
                         f"STM32F4 (Cortex-M4): {silicon} "
                         f"({100 * (cycles / silicon - 1):+.1f}%)")
             row(f"Embench {ref.version}, {board.cpu} model ({name}): "
@@ -196,8 +201,8 @@ def rows(built, checkout, command, row):
 
 
 def measure(built, board, checkout, ref, bench, work, command):
-    """(cycles, None) of benchmark bench on board's model, or (None, why
-    not)."""
+    """((cycles, instructions), None) of benchmark bench on board's
+    model, or (None, why not)."""
     try:
         image = build(board, checkout, ref, bench, work)
     except Failure as e:
