@@ -16,6 +16,7 @@ from pathlib import Path
 
 import boards
 import bench_cycles
+import bench_embench
 import bench_firmware
 import bench_pipetest
 import bench_profiling
@@ -81,6 +82,11 @@ def main():
                    "jnk0le/cortexm-AES publishes for real Cortex-M3, M4 "
                    "and M7 chips; DIR is your checkout of it "
                    "(docs/cycles.md)")
+    p.add_argument("--embench", metavar="DIR",
+                   help="also compare the Cortex-M4 and M7 timing models "
+                   "with Embench IoT's baseline, its benchmarks' cycles "
+                   "on an STM32F4 (Cortex-M4) built with GCC; DIR is "
+                   "your checkout of embench/embench-iot (docs/cycles.md)")
     p.add_argument("--firmware", metavar="ELF",
                    help="also time a long profiled run of ELF, firmware "
                    "for the default board that never exits (FreeRTOS's "
@@ -154,6 +160,13 @@ def main():
             lambda b, image, extra, props: boot.command(
                 built, b, image, extra=extra, device_props=props),
             timed, row)
+
+    if args.embench:
+        bench_embench.rows(
+            built, args.embench,
+            lambda b, image, extra, props: boot.command(
+                built, b, image, extra=extra, device_props=props),
+            row)
 
     if args.firmware:
         bench_firmware.rows(Path(args.firmware).resolve(), board,
