@@ -18,6 +18,7 @@ import boards
 import bench_cycles
 import bench_firmware
 import bench_pipetest
+import bench_pqc
 import bench_profiling
 import bench_silicon
 import boot
@@ -80,6 +81,12 @@ def main():
                    help="also compare the timing models with the cycles "
                    "jnk0le/cortexm-AES publishes for real Cortex-M3, M4 "
                    "and M7 chips; DIR is your checkout of it "
+                   "(docs/cycles.md)")
+    p.add_argument("--dilithium-mm", metavar="DIR",
+                   help="also compare the Cortex-M3 and M4 timing models "
+                   "with the cycles UIC-ESLAS/Dilithium-Multi-Moduli "
+                   "publishes for its Keccak and NTTs on an Arduino Due "
+                   "and an STM32F407; DIR is your checkout of it "
                    "(docs/cycles.md)")
     p.add_argument("--firmware", metavar="ELF",
                    help="also time a long profiled run of ELF, firmware "
@@ -151,6 +158,13 @@ def main():
     if args.cortexm_aes:
         bench_silicon.rows(
             built, args.cortexm_aes,
+            lambda b, image, extra, props: boot.command(
+                built, b, image, extra=extra, device_props=props),
+            timed, row)
+
+    if args.dilithium_mm:
+        bench_pqc.rows(
+            built, args.dilithium_mm,
             lambda b, image, extra, props: boot.command(
                 built, b, image, extra=extra, device_props=props),
             timed, row)
