@@ -19,6 +19,7 @@ import bench_cycles
 import bench_embench
 import bench_firmware
 import bench_pipetest
+import bench_pqc
 import bench_profiling
 import bench_silicon
 import boot
@@ -87,6 +88,12 @@ def main():
                    "with Embench IoT's baseline, its benchmarks' cycles "
                    "on an STM32F4 (Cortex-M4) built with GCC; DIR is "
                    "your checkout of embench/embench-iot (docs/cycles.md)")
+    p.add_argument("--dilithium-mm", metavar="DIR",
+                   help="also compare the Cortex-M3 and M4 timing models "
+                   "with the cycles UIC-ESLAS/Dilithium-Multi-Moduli "
+                   "publishes for its Keccak and NTTs on an Arduino Due "
+                   "and an STM32F407; DIR is your checkout of it "
+                   "(docs/cycles.md)")
     p.add_argument("--firmware", metavar="ELF",
                    help="also time a long profiled run of ELF, firmware "
                    "for the default board that never exits (FreeRTOS's "
@@ -167,6 +174,12 @@ def main():
             lambda b, image, extra, props: boot.command(
                 built, b, image, extra=extra, device_props=props),
             row)
+    if args.dilithium_mm:
+        bench_pqc.rows(
+            built, args.dilithium_mm,
+            lambda b, image, extra, props: boot.command(
+                built, b, image, extra=extra, device_props=props),
+            timed, row)
 
     if args.firmware:
         bench_firmware.rows(Path(args.firmware).resolve(), board,
