@@ -34,10 +34,12 @@ REPOSITORY = "UIC-ESLAS/Dilithium-Multi-Moduli"
 THEIRS = "with"
 XKCP = "without"
 
+# The parts as the artifact sets them up (M3/common/hal-opencm3.c,
+# M4/common/hal-stm32f4.c), and the model's memory preset for each
 DUE = ("Arduino Due (SAM3X8E), 12 MHz, flash 0 wait states, 64-bit "
-       "reads")
+       "reads", "sam3x8e-12mhz")
 DISCOVERY = ("STM32F407 Discovery, 24 MHz, flash 0 wait states, ART "
-             "caches on")
+             "caches on", "stm32f407-24mhz")
 
 # Their NTTs in the m3plant directory, as poly.c wraps them
 M3PLANT_SOURCES = ["poly.c", "ntt.c", "smallpoly.c", "ntt_asm.S",
@@ -57,7 +59,7 @@ class Build:
     impl: str           # its crypto_sign/dilithium2/<impl>
     keccak: str         # THEIRS or XKCP
     variant: str        # silicon_pqc.c's -D: M3PLANT, M4OLD, KECCAK_ONLY
-    silicon: str
+    silicon: tuple      # the part, and its memory preset
     # printed name: the figure's name in poly_benchmarks.txt
     routines: dict
     sources: list = field(default_factory=list)   # in the impl directory
@@ -160,7 +162,7 @@ def measure(built, checkout, build, work, command, timed):
     _, out = timed(command(
         board, image, plugin.qemu_args(
             built, board, work / "cycles.txt", plugin.NO_PROFILE,
-            cycles=True),
+            cycles=True, memory=build.silicon[1]),
         lambda base: ",clock=cycles"), 1)
     model = {m[1]: int(m[2]) for m in
              re.finditer(r"^(\S+) clocks=(\d+)$", out, re.M)}
@@ -228,7 +230,7 @@ def rows(built, checkout, command, timed, row):
                            else "XKCP's Keccak")
             row(f"model against silicon, Dilithium-Multi-Moduli "
                 f"{build.core} {build.impl}, {permutation} "
-                f"({build.board}, {boards.get(build.board).cpu}; "
-                f"{build.silicon})",
+                f"({build.board}, {boards.get(build.board).cpu}, "
+                f"--memory {build.silicon[1]}; {build.silicon[0]})",
                 ", ".join(f"{r} {model[r]}" for r in build.routines),
                 compared(build, model, read_figures(benchmarks), source))

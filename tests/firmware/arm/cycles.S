@@ -82,8 +82,13 @@ cyc_literals:
     .endr
     finish str_reg
 
-/* A backward branch taken 9 times of 10, to a 16-bit instruction */
+/*
+ * A backward branch taken 9 times of 10, to a 16-bit instruction (the
+ * loop on one 8-byte line: tests/boot/test_memory.py)
+ */
     begin branch_loop
+    .balign 8
+    nop
     start branch_loop
     movs r0, #10
 1:  subs r0, r0, #1
@@ -166,6 +171,14 @@ cyc_literals:
     start umull_large
     umull r0, r1, r2, r3
     finish umull_large
+
+/* One operand small, the other not: the long count on the M3 */
+    begin umull_mixed
+    mov r2, #-1
+    movs r3, #3
+    start umull_mixed
+    umull r0, r1, r2, r3
+    finish umull_mixed
 
     begin smlal_small
     movs r2, #3
@@ -292,7 +305,7 @@ cycles_run:
     push {r4, lr}
     .irp name, ldr_independent, ldr_literal, ldr_dependent, ldr_after_alu, ldr_str, \
         str_imm, str_reg, branch_loop, branch_loop_wide, branch_not_taken, \
-        branch_forward_taken, branch_learned, mul, mla, umull_small, umull_large, \
+        branch_forward_taken, branch_learned, mul, mla, umull_small, umull_large, umull_mixed, \
         smlal_small, smlal_large, sdiv_small, udiv_large, \
         multiple_1, multiple_2, multiple_3, multiple_4, multiple_5, \
         multiple_6, multiple_7, multiple_8, it_folded, it_not_folded, \

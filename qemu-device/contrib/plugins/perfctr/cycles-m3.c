@@ -5,7 +5,8 @@
  * follows, the address-dependency stall, LDM/STM/PUSH/POP 1+N, IT
  * folded after a 16-bit instruction, taken branches 1+P with P 1 (2 to
  * a 32-bit instruction on an odd halfword) plus the flash wait states;
- * M3 long multiplies and both cores' divisions by operand values.
+ * M3 long multiplies (short only when both operands are below 65536)
+ * and both cores' divisions by operand values.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -54,13 +55,18 @@ static unsigned m3_cost(const InsnTiming *prev, const InsnTiming *cur,
         return pipelined(prev, cur, m4) ? 1 : 2 + stall;
     case TC_STORE:
         if (pipelined(prev, cur, m4)) {
-            cost = 1;
+            /*
+             * Measured (jnk0le; silicon Keccak): an immediate-offset
+             * store takes the slot of the load's data phase, for free
+             * (not on the M3 when pre- or post-indexed)
+             */
+            cost = cur->reg_offset || (!m4 && cur->writeback) ? 1 : 0;
         } else {
             cost = (cur->reg_offset ? 2 : 1) + stall;
         }
         /* The store's data phase holds up a load that follows */
-        if (cost == 1 && next && cycles_reads_memory(next)) {
-            cost = 2;
+        if (cost <= 1 && next && cycles_reads_memory(next)) {
+            cost++;
         }
         return cost;
     case TC_LOAD_DOUBLE:
@@ -146,17 +152,20 @@ static unsigned significant(uint32_t v, bool is_signed)
 
 static unsigned operand_cycles(const InsnTiming *t, uint32_t a, uint32_t b)
 {
-    unsigned bytes;
-
     switch (t->cls) {
     case TC_DIV:
         return cycles_armv7m_divide(t, a, b);
     case TC_MULL:
     case TC_MLAL:
-        /* M3 early termination: a byte of Rm a cycle past the first */
-        bytes = (significant(b, t->is_signed) + 7) / 8;
-        bytes = bytes ? bytes - 1 : 0;
-        return MIN(bytes, t->cls == TC_MULL ? 2u : 3u);
+        /*
+         * M3 early termination: the short count only when both operands
+         * are below 65536 (16 bits, and a sign for the signed forms)
+         */
+        if (significant(a, t->is_signed) <= 16 + t->is_signed &&
+            significant(b, t->is_signed) <= 16 + t->is_signed) {
+            return 0;
+        }
+        return t->cls == TC_MULL ? 2 : 3;
     default:
         return 0;
     }

@@ -23,6 +23,8 @@ typedef struct FlashPart {
     bool prefetch;              /* the next line is read while one runs */
     unsigned icache_lines;      /* lines an instruction cache holds */
     unsigned dcache_lines;      /* and a data cache */
+    /* What a load from SRAM that does not follow a load waits */
+    unsigned sram_first_load;
 } FlashPart;
 
 /* Choose a part by name; false if there is none */
@@ -41,7 +43,11 @@ void memory_init(void);
 /* Stretch a block's schedule where the flash is too slow for it */
 void memory_schedule(struct qemu_plugin_tb *tb, const CyclesInsn *insns,
                      size_t n, unsigned *cost, int window);
-/* A load: W more cycles when it reads flash */
-void memory_instrument_load(struct qemu_plugin_insn *insn, int window);
+/*
+ * A load: W more cycles when it reads flash, the part's SRAM wait when
+ * it reads SRAM and is not pipelined behind a load (first)
+ */
+void memory_instrument_load(struct qemu_plugin_insn *insn, int window,
+                            bool first);
 
 #endif

@@ -376,6 +376,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     size_t n = qemu_plugin_tb_n_insns(tb), i;
     g_autofree CyclesInsn *insns = g_new0(CyclesInsn, n);
     g_autofree unsigned *cost = g_new0(unsigned, n);
+    g_autofree bool *first_load = g_new0(bool, n);
     uint64_t miss = NO_PC, guessed = NO_PC;
     Pending pending = { .window = -1 };
     int64_t delta = 0;
@@ -389,6 +390,10 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     }
     decode(tb, insns, n);
     core->schedule(insns, n, cost);
+    /* The single loads not pipelined behind another (they take 2 or 3) */
+    for (i = 0; i < n; i++) {
+        first_load[i] = insns[i].t.cls == TC_LOAD && cost[i] > 1;
+    }
     if (core->flash) {
         memory_schedule(tb, insns, n, cost, window_of(insns[0].pc));
     }
@@ -458,7 +463,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
             flush(insn, &pending, targets);
         }
         if (core->flash && cycles_reads_memory(&insns[i].t)) {
-            memory_instrument_load(insn, window);
+            memory_instrument_load(insn, window, first_load[i]);
         }
         if (operands) {
             Operands *o = g_new(Operands, 1);
