@@ -79,6 +79,10 @@ def expected_m3(model):
         "it_not_folded": 4 * (ALU + ALU + ALU),
         "alu_independent": 8 * ALU,
         "alu_dependent": 8 * ALU,
+        "load_use": 4 * (LOAD + ALU),
+        "load_shifted_use": 4 * (LOAD + ALU),
+        "store_made": 4 * (ALU + STORE_IMM),
+        "shifted_pairs": 8 * ALU,
         "alu16_pairs": 16 * ALU,
         "mul_alu": 4 * (MUL + ALU),
         "mul_mul": 8 * MUL,
@@ -94,11 +98,15 @@ def expected_m3(model):
 # assumptions (docs/cycles.md): two independent instructions issue
 # together, except two loads, two stores, two multiplies; LDM/STM/PUSH/
 # POP take ceil(N/2) and issue alone; a word load's result is ready 2
-# cycles after it issues (an assumption); a mispredicted branch costs 8,
+# cycles after it issues for an address (an assumption), 1 for the late
+# ALU, 2 for a shifted operand (read by the early ALU); a store takes
+# the value made in its cycle; two shifted operands do not pair; a
+# mispredicted branch costs 8,
 # and a 2-bit counter per branch predicts it (an assumption: the notes
 # give no structure).
 M7_MISPREDICT = 8
-M7_LOAD_LATENCY = 2
+M7_LOAD_LATENCY = 2     # to an address
+M7_LOAD_TO_LATE = 1     # "word loads can be consumed by late ALU in next cycle"
 
 
 def expected_m7():
@@ -119,6 +127,13 @@ def expected_m7():
         # mispredicted twice (its counter starts at the static guess,
         # not taken), the exit once
         "branch_learned": 1 + 10 * 2 + 3 * M7_MISPREDICT,
+        # a word load's result is read by the late ALU the next cycle,
+        # a shifted operand a cycle later (early ALU); each ADD beside
+        # the next LDR
+        "load_use": 1 + 4 * M7_LOAD_TO_LATE,
+        "load_shifted_use": 1 + 4 * (M7_LOAD_TO_LATE + 1),
+        "store_made": 4,                # a store takes its data at once
+        "shifted_pairs": 8,             # two shifted operands do not pair
     }
     for n in range(1, 9):
         e[f"multiple_{n}"] = 4 * math.ceil(n / 2)
@@ -211,6 +226,10 @@ def expected_m33():
         "alu16_pairs": 16,
         "mul_alu": 8,
         "mul_mul": 8,
+        "load_use": 4 * (1 + M33_LOAD_LATENCY),
+        "load_shifted_use": 4 * (1 + M33_LOAD_LATENCY),
+        "store_made": 8,
+        "shifted_pairs": 8,
     }
     for n in range(1, 9):
         e[f"multiple_{n}"] = 4 * n
@@ -269,6 +288,10 @@ def expected_m55():
         "alu16_pairs": 4 * 3,
         "mul_alu": 8,
         "mul_mul": 8,
+        "load_use": 4 * (1 + M55_LOAD_LATENCY),
+        "load_shifted_use": 4 * (1 + M55_LOAD_LATENCY),
+        "store_made": 8,
+        "shifted_pairs": 8,
     }
     for n in range(1, 9):
         e[f"multiple_{n}"] = 4 * math.ceil(n / 2)
@@ -367,6 +390,15 @@ def test_loads_followed_by_stores_and_stores(ctx, board):
 def test_taken_and_not_taken_branches(ctx, board):
     check(ctx, board, ["branch_loop", "branch_loop_wide", "branch_not_taken",
                        "branch_forward_taken", "call_return"])
+
+
+def test_operands_read_early_and_late(ctx, board):
+    """The Cortex-M7's two ALU stages (jnk0le's measurements): a load's
+    result is read by the late ALU the next cycle, a shifted operand a
+    cycle later; a store takes the value made beside it; two shifted
+    operands do not pair.  The other cores: their own rules."""
+    check(ctx, board, ["load_use", "load_shifted_use", "store_made",
+                       "shifted_pairs"])
 
 
 def test_branches_the_predictor_learns(ctx, board):

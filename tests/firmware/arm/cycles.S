@@ -280,6 +280,43 @@ cyc_literals:
     .endr
     finish alu16_pairs
 
+/*
+ * A load's result used next, plainly and shifted (the Cortex-M7 reads
+ * a shifted operand a stage early); a store of the value just made;
+ * two shifted operands side by side
+ */
+    begin load_use
+    start load_use
+    .rept 4
+    ldr r0, [r4]
+    add r1, r1, r0
+    .endr
+    finish load_use
+
+    begin load_shifted_use
+    start load_shifted_use
+    .rept 4
+    ldr r0, [r4]
+    add r1, r1, r0, lsl #1
+    .endr
+    finish load_shifted_use
+
+    begin store_made
+    start store_made
+    .rept 4
+    add r0, r0, #1
+    str r0, [r4]
+    .endr
+    finish store_made
+
+    begin shifted_pairs
+    start shifted_pairs
+    .rept 4
+    add r0, r0, r1, lsl #1
+    add r2, r2, r3, lsl #1
+    .endr
+    finish shifted_pairs
+
 /* Multiplies beside data processing, and beside each other */
     begin mul_alu
     start mul_alu
@@ -309,7 +346,8 @@ cycles_run:
         smlal_small, smlal_large, sdiv_small, udiv_large, \
         multiple_1, multiple_2, multiple_3, multiple_4, multiple_5, \
         multiple_6, multiple_7, multiple_8, it_folded, it_not_folded, \
-        alu_independent, alu_dependent, alu16_pairs, mul_alu, mul_mul
+        alu_independent, alu_dependent, alu16_pairs, mul_alu, mul_mul, \
+        load_use, load_shifted_use, store_made, shifted_pairs
     bl cyc_\name
     .endr
     pop {r4, pc}

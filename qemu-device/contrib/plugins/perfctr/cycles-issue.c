@@ -15,26 +15,66 @@ typedef struct Sched {
     bool slot_free;         /* it issued alone and might take a partner */
     const InsnTiming *prev;
     uint64_t ready[32];     /* when each register's value is available */
+    /* With two stages: for an early reader, for an address, for data */
+    uint64_t early[32], address[32], made[32];
     uint64_t mul_free;      /* when the multiplier is free */
 } Sched;
 
-static uint64_t operands_ready(const Sched *s, const InsnTiming *t)
+static uint64_t latest(const uint64_t *when, uint32_t regs)
 {
     uint64_t ready = 0;
     unsigned r;
 
     for (r = 0; r < 32; r++) {
-        if ((t->reads & (1u << r)) && s->ready[r] > ready) {
-            ready = s->ready[r];
+        if ((regs & (1u << r)) && when[r] > ready) {
+            ready = when[r];
         }
     }
     return ready;
 }
 
+static uint32_t reg_bit(int8_t r)
+{
+    return r >= 0 ? 1u << r : 0;
+}
+
+/*
+ * With two stages: a store's data may come from the instruction it
+ * issues with; a multiply takes a load's result a cycle late, as an
+ * address does, and its accumulator a cycle early (MACs chain each
+ * cycle)
+ */
+static uint64_t two_stage_ready(const Sched *s, const InsnTiming *t)
+{
+    uint32_t data = t->reads & ~t->address;
+    uint64_t address = latest(s->address, t->address);
+
+    if (t->cls == TC_STORE || t->cls == TC_STORE_DOUBLE ||
+        t->cls == TC_STORE_MULTIPLE) {
+        return MAX(latest(s->made, data), address);
+    }
+    if (cycles_is_multiply(t)) {
+        uint32_t factors = reg_bit(t->op_a) | reg_bit(t->op_b);
+        uint64_t sum = latest(s->ready, data & ~factors);
+
+        return MAX(MAX(latest(s->address, data & factors),
+                       sum ? sum - 1 : 0), address);
+    }
+    return MAX(MAX(latest(s->early, data & t->early),
+                   latest(s->ready, data & ~t->early)), address);
+}
+
+static uint64_t operands_ready(const IssueRules *rules, const Sched *s,
+                               const InsnTiming *t)
+{
+    return rules->two_stages ? two_stage_ready(s, t) :
+                               latest(s->ready, t->reads);
+}
+
 static unsigned sched_one(const IssueRules *rules, Sched *s,
                           const InsnTiming *t)
 {
-    uint64_t ready = operands_ready(s, t), issue, end;
+    uint64_t ready = operands_ready(rules, s, t), issue, end;
     unsigned latency = rules->latency(t), occupancy = rules->occupancy(t);
     unsigned r;
 
@@ -57,7 +97,14 @@ static unsigned sched_one(const IssueRules *rules, Sched *s,
     }
     for (r = 0; r < 32; r++) {
         if (t->writes & (1u << r)) {
-            s->ready[r] = issue + latency;
+            /* (a base register's write-back is the address unit's) */
+            bool base = t->writeback && (t->address & (1u << r));
+            bool load = cycles_reads_memory(t) && !base;
+
+            s->ready[r] = issue + (base ? 1 : latency);
+            s->early[r] = s->ready[r] + 1;
+            s->address[r] = load ? s->early[r] : s->ready[r];
+            s->made[r] = issue;
         }
     }
     end = MAX(s->end, issue + occupancy);

@@ -1,8 +1,10 @@
 /*
  * perfctr plugin: the Cortex-M7 timing model, from measured rules:
- * in-order dual issue of independent pairs, result latencies (loads 2,
- * byte and halfword loads 3, multiplies 2), LDM/STM ceil(N/2), a
- * mispredicted branch 8.
+ * in-order dual issue of independent pairs (a store with the value
+ * its partner makes), early and late ALU stages (a shifted operand read
+ * a cycle early), result latencies to the late ALU (loads 1, byte and
+ * halfword loads 2, multiplies 2), LDM/STM ceil(N/2), a dynamic branch
+ * predictor (cycles-predictor.c) and a mispredicted branch 8.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -28,8 +30,15 @@ static bool m7_pair(const InsnTiming *prev, const InsnTiming *cur)
     bool prev_mac = prev->cls == TC_MAC || prev->cls == TC_MLAL;
     bool cur_mac = cur->cls == TC_MAC || cur->cls == TC_MLAL;
 
-    if (m7_single(prev) || m7_single(cur) || prev->sets_pc ||
-        (prev->writes & cur->reads)) {
+    if (m7_single(prev) || m7_single(cur) || prev->sets_pc) {
+        return false;
+    }
+    /* A store may take its data from its partner; nothing else may */
+    if (prev->writes & (cur_store ? cur->address : cur->reads)) {
+        return false;
+    }
+    /* The operand-2 matrix: two shifted operands do not pair */
+    if (prev->two_stage && cur->two_stage) {
         return false;
     }
     if ((prev_load && cur_load) || (prev_store && cur_store) ||
@@ -40,11 +49,12 @@ static bool m7_pair(const InsnTiming *prev, const InsnTiming *cur)
     return true;
 }
 
+/* Until a late reader may issue (an early one: a cycle more) */
 static unsigned m7_latency(const InsnTiming *t)
 {
     switch (t->cls) {
     case TC_LOAD:
-        return t->size < 4 ? 3 : 2;
+        return t->size < 4 ? 2 : 1;
     case TC_LOAD_DOUBLE:
     case TC_LOAD_MULTIPLE:
     case TC_MUL:
@@ -75,6 +85,7 @@ static const IssueRules m7_rules = {
     .occupancy = m7_occupancy,
     .pair = m7_pair,
     .alone = m7_single,
+    .two_stages = true,
 };
 
 static void m7_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)

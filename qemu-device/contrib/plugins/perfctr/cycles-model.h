@@ -118,6 +118,14 @@ typedef struct IssueRules {
     bool (*pair)(const InsnTiming *prev, const InsnTiming *cur);
     bool (*alone)(const InsnTiming *t);         /* takes no partner */
     bool shared_multiplier; /* multiplies and divides wait for the last */
+    /*
+     * Operands read in two stages (the Cortex-M7's early and late
+     * ALU): latency is until a late reader may issue; a register read
+     * early (InsnTiming's early: shifted, extended) needs a cycle more,
+     * and so does an address or a multiply's factor from a load; a
+     * store's data may issue with the instruction that makes it
+     */
+    bool two_stages;
 } IssueRules;
 
 void cycles_issue_schedule(const IssueRules *rules, const CyclesInsn *insns,

@@ -427,6 +427,7 @@ static void thumb32_data_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
         t->rotated_imm = !plain && ((hw1 & 0x0400) || (hw2 & 0x4000));
     } else if (!(op == 2 && rn == ARM_PC)) {        /* not a plain shift */
         t->two_stage = (hw2 & 0x70c0) || (hw2 & 0x30) == 0x30;
+        t->early = t->two_stage ? REG(rm) : 0;
     }
     t->two_stage |= t->rotated_imm;
     if (plain) {
@@ -473,6 +474,9 @@ static void thumb32_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
                         (hw1 & 0xf) != 0xf) ||
                        ((hw1 & 0xff80) == 0xfa80 && !(hw2 & 0x80)) ||
                        (hw1 & 0xfff0) == 0xfa80;    /* QADD, QSUB... */
+        if ((hw1 & 0xff80) == 0xfa00 && (hw2 & 0x80)) {
+            t->early = REG(hw2 & 0xf);              /* the extended one */
+        }
     } else if ((hw1 & 0xff00) == 0xfb00) {
         thumb32_multiply_timing(hw1, hw2, t);
     }

@@ -91,6 +91,7 @@ typedef struct InsnTiming {
      */
     bool two_stage;
     bool rotated_imm;       /* of them, a rotated constant operand */
+    uint32_t early;         /* of them, the register shifted or extended */
     /*
      * A 16-bit move, add or subtract of a constant (ADDS/SUBS imm3 and
      * imm8, MOVS imm8), MOV between registers, or SXTB/SXTH/UXTB/UXTH
