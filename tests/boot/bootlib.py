@@ -6,8 +6,10 @@ import tempfile
 from pathlib import Path
 
 import boot
+import elf
 import plugin
 from common import REPO
+
 
 def empty_section_clocks(board):
     """What PERF_BEGIN(p, n); PERF_END(p, n) measures as GCC compiles
@@ -55,17 +57,46 @@ def run_image(ctx, board, relpath, **kwargs):
     return boot.boot(ctx.qemu, board, image, capture=True, **kwargs)
 
 
-def run_with_windows(ctx, board, image, windows, cycles):
+def run_with_windows(ctx, board, image, windows, cycles, memory=None):
     """Boot image with the plugin counting (with cycles, estimating
-    cycles too) in each window (start, end) of pcs; return the boot
-    Result and the profile's {window: (cycles, instructions)}."""
+    cycles too, code in memory's flash) in each window (start, end) of
+    pcs; return the boot Result and the profile's {window: (cycles,
+    instructions)}."""
+    result, profile = run_with_plugin(ctx, board, image, windows, cycles,
+                                      memory)
+    return result, profile.windows
+
+
+def run_with_plugin(ctx, board, image, windows, cycles, memory=None):
+    """The same, returning the whole profile (plugin.Profile)."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "cycles.txt"
         args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
-                                cycles=cycles, windows=windows)
+                                cycles=cycles, windows=windows,
+                                memory=memory)
         result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
         assert result.exit_code == 0, result.output
-        return result, plugin.read(out).windows
+        return result, plugin.read(out)
+
+
+def cycle_sequences(ctx, board, memory=None):
+    """The hand-written sequences of tests/firmware/ARCH/cycles.S, each
+    counted in a window (cyc_NAME_start to cyc_NAME_end), booted once,
+    code in memory's flash (None: SRAM): {name: (cycles, instructions)}
+    and the profile."""
+    key = ("cycle sequences", board.name, memory)
+    if key not in ctx.cache:
+        image = ctx.firmware(board, "tests/firmware/cycles.elf")
+        symbols = elf.read(image).symbols
+        names = sorted(n[4:-6] for n in symbols
+                       if n.startswith("cyc_") and n.endswith("_start"))
+        windows = {n: (symbols[f"cyc_{n}_start"] & ~1,
+                       symbols[f"cyc_{n}_end"] & ~1) for n in names}
+        _, profile = run_with_plugin(ctx, board, image, windows.values(),
+                                     True, memory)
+        ctx.cache[key] = ({n: profile.windows[w] for n, w in windows.items()},
+                          profile)
+    return ctx.cache[key]
 
 
 def core_irqs(board):

@@ -16,6 +16,7 @@ import boot
 import elf
 import plugin
 import readout
+from bootlib import cycle_sequences
 from common import REPO
 
 PER_BOARD = True
@@ -106,7 +107,8 @@ def expected_m3(model):
 # give no structure).
 M7_MISPREDICT = 8
 M7_LOAD_LATENCY = 2     # to an address
-M7_LOAD_TO_LATE = 1     # "word loads can be consumed by late ALU in next cycle"
+M7_LOAD_TO_LATE = 1     # "word loads can be consumed by late ALU in next
+#                         cycle"
 
 
 def expected_m7():
@@ -344,26 +346,8 @@ def expected(board):
 
 def measured(ctx, board):
     """{sequence: (cycles, instructions)} of every sequence of the
-    image, booted once with a window on each."""
-    key = ("cycles", board.name)
-    if key in ctx.cache:
-        return ctx.cache[key]
-    image = ctx.firmware(board, IMAGE)
-    symbols = elf.read(image).symbols
-    names = sorted(n[4:-6] for n in symbols
-                   if n.startswith("cyc_") and n.endswith("_start"))
-    windows = {n: (symbols[f"cyc_{n}_start"] & ~1,
-                   symbols[f"cyc_{n}_end"] & ~1) for n in names}
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cycles.txt"
-        args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
-                                cycles=True, windows=windows.values())
-        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
-        assert result.exit_code == 0, result.output
-        profile = plugin.read(out)
-    found = {n: profile.windows[w] for n, w in windows.items()}
-    ctx.cache[key] = (found, profile)
-    return ctx.cache[key]
+    image, booted once with a window on each, and the profile."""
+    return cycle_sequences(ctx, board)
 
 
 def check(ctx, board, names):
@@ -445,7 +429,7 @@ def test_counts_are_identical_run_to_run(ctx, board):
     if expected(board) is None:
         return
     first = measured(ctx, board)[1]
-    del ctx.cache[("cycles", board.name)]
+    del ctx.cache[("cycle sequences", board.name, None)]
     again = measured(ctx, board)[1]
     assert (first.cycles, first.windows) == (again.cycles, again.windows)
 

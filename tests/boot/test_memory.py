@@ -11,8 +11,8 @@ import tempfile
 from pathlib import Path
 
 import boot
-import elf
 import plugin
+from bootlib import cycle_sequences
 from common import REPO
 
 PER_BOARD = True
@@ -33,26 +33,9 @@ def with_flash(board):
 def measured(ctx, board, part=None):
     """{sequence: cycles} of every sequence, with code in part's flash
     (None: SRAM)."""
-    key = ("memory", board.name, part)
-    if key in ctx.cache:
-        return ctx.cache[key]
-    image = ctx.firmware(board, IMAGE)
-    symbols = elf.read(image).symbols
-    names = sorted(n[4:-6] for n in symbols
-                   if n.startswith("cyc_") and n.endswith("_start"))
-    windows = {n: (symbols[f"cyc_{n}_start"] & ~1,
-                   symbols[f"cyc_{n}_end"] & ~1) for n in names}
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cycles.txt"
-        args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
-                                cycles=True, windows=windows.values(),
-                                memory=part)
-        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
-        assert result.exit_code == 0, result.output
-        profile = plugin.read(out)
+    found, profile = cycle_sequences(ctx, board, part)
     assert profile.cycles_memory == (part or "sram")
-    ctx.cache[key] = {n: profile.windows[w][0] for n, w in windows.items()}
-    return ctx.cache[key]
+    return {n: cycles for n, (cycles, _) in found.items()}
 
 
 def refusal(ctx, board, part):

@@ -17,11 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "system.h"
-#include "altera_avalon_performance_counter.h"
-#include "perfctr.h"
+#include "silicon_section.h"
 
-#define PERF ((void *)PERFORMANCE_COUNTER_BASE)
 
 void ENCRYPT(uint8_t *rk, const uint8_t *in, uint8_t *out, size_t rounds);
 #ifdef KEYSCHEDULE
@@ -94,18 +91,6 @@ static uint32_t rk[60] __attribute__((aligned(8)));
 static uint8_t in[16] __attribute__((aligned(4)));
 static uint8_t out[16] __attribute__((aligned(4)));
 
-/* Section 1's clocks added by the last measured call */
-static uint64_t last;
-
-static uint64_t measured(void)
-{
-    uint64_t total = perf_get_section_time(PERF, 1);    /* stops */
-    uint64_t added = total - last;
-
-    last = total;
-    PERF_START_MEASURING(PERF);
-    return added;
-}
 
 int main(void)
 {

@@ -50,9 +50,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "system.h"
-#include "altera_avalon_performance_counter.h"
-#include "perfctr.h"
+#include "silicon_section.h"
 
 #include "keccakf1600.h"
 #ifndef KECCAK_ONLY
@@ -61,23 +59,10 @@
 #include "smallntt.h"
 #endif
 
-#define PERF ((void *)PERFORMANCE_COUNTER_BASE)
 #define CPACR (*(volatile uint32_t *)0xE000ED88)
 #define CPACR_CP10_CP11 (0xfu << 20)
 
-/* Section 1's clocks added by the last measured call */
-static uint64_t last;
 static int wrong;
-
-static uint64_t measured(void)
-{
-    uint64_t total = perf_get_section_time(PERF, 1);    /* stops */
-    uint64_t added = total - last;
-
-    last = total;
-    PERF_START_MEASURING(PERF);
-    return added;
-}
 
 static void report(const char *name, int pass)
 {
