@@ -82,6 +82,7 @@ def expected_m3(model):
         "alu_dependent": 8 * ALU,
         "load_use": 4 * (LOAD + ALU),
         "load_shifted_use": 4 * (LOAD + ALU),
+        "extend_use": 8 * ALU,
         "store_made": 4 * (ALU + STORE_IMM),
         "shifted_pairs": 8 * ALU,
         "alu16_pairs": 16 * ALU,
@@ -134,6 +135,8 @@ def expected_m7():
         # the next LDR
         "load_use": 1 + 4 * M7_LOAD_TO_LATE,
         "load_shifted_use": 1 + 4 * (M7_LOAD_TO_LATE + 1),
+        # a plain extend reads late: each beside the next ADD
+        "extend_use": 1 + 4,
         "store_made": 4,                # a store takes its data at once
         "shifted_pairs": 8,             # two shifted operands do not pair
     }
@@ -230,6 +233,7 @@ def expected_m33():
         "mul_mul": 8,
         "load_use": 4 * (1 + M33_LOAD_LATENCY),
         "load_shifted_use": 4 * (1 + M33_LOAD_LATENCY),
+        "extend_use": 8,
         "store_made": 8,
         "shifted_pairs": 8,
     }
@@ -292,6 +296,7 @@ def expected_m55():
         "mul_mul": 8,
         "load_use": 4 * (1 + M55_LOAD_LATENCY),
         "load_shifted_use": 4 * (1 + M55_LOAD_LATENCY),
+        "extend_use": 8,
         "store_made": 8,
         "shifted_pairs": 8,
     }
@@ -381,8 +386,8 @@ def test_operands_read_early_and_late(ctx, board):
     result is read by the late ALU the next cycle, a shifted operand a
     cycle later; a store takes the value made beside it; two shifted
     operands do not pair.  The other cores: their own rules."""
-    check(ctx, board, ["load_use", "load_shifted_use", "store_made",
-                       "shifted_pairs"])
+    check(ctx, board, ["load_use", "load_shifted_use", "extend_use",
+                       "store_made", "shifted_pairs"])
 
 
 def test_branches_the_predictor_learns(ctx, board):

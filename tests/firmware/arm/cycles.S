@@ -282,8 +282,9 @@ cyc_literals:
 
 /*
  * A load's result used next, plainly and shifted (the Cortex-M7 reads
- * a shifted operand a stage early); a store of the value just made;
- * two shifted operands side by side
+ * a shifted operand a stage early); a value extended as soon as made
+ * (a plain extend reads it late); a store of the value just made; two
+ * shifted operands side by side
  */
     begin load_use
     start load_use
@@ -300,6 +301,14 @@ cyc_literals:
     add r1, r1, r0, lsl #1
     .endr
     finish load_shifted_use
+
+    begin extend_use
+    start extend_use
+    .rept 4
+    add r0, r0, #1
+    uxtb r1, r0, ror #8
+    .endr
+    finish extend_use
 
     begin store_made
     start store_made
@@ -347,7 +356,7 @@ cycles_run:
         multiple_1, multiple_2, multiple_3, multiple_4, multiple_5, \
         multiple_6, multiple_7, multiple_8, it_folded, it_not_folded, \
         alu_independent, alu_dependent, alu16_pairs, mul_alu, mul_mul, \
-        load_use, load_shifted_use, store_made, shifted_pairs
+        load_use, load_shifted_use, extend_use, store_made, shifted_pairs
     bl cyc_\name
     .endr
     pop {r4, pc}

@@ -474,8 +474,9 @@ static void thumb32_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
                         (hw1 & 0xf) != 0xf) ||
                        ((hw1 & 0xff80) == 0xfa80 && !(hw2 & 0x80)) ||
                        (hw1 & 0xfff0) == 0xfa80;    /* QADD, QSUB... */
-        if ((hw1 & 0xff80) == 0xfa00 && (hw2 & 0x80)) {
-            t->early = REG(hw2 & 0xf);              /* the extended one */
+        if ((hw1 & 0xff80) == 0xfa00 && (hw2 & 0x80) &&
+            (hw1 & 0xf) != 0xf) {
+            t->early = REG(hw2 & 0xf);  /* extend and add: the extended */
         }
     } else if ((hw1 & 0xff00) == 0xfb00) {
         thumb32_multiply_timing(hw1, hw2, t);
