@@ -344,6 +344,43 @@ cyc_literals:
     finish mul_mul
 
 /* Run every sequence once */
+/*
+ * The same across a 1 KiB page, where QEMU ends a block: the third
+ * and fourth instructions on either side (tests/boot/test_cycles.py
+ * checks where the page falls).  The schedule continues across it:
+ * these take what ldr_independent and alu_independent take.  (The fill
+ * before each is executed, outside the window: MOVS r0, r0.)
+ */
+    .balign 1024
+cyc_page_1:
+    .skip 1024 - 128
+    begin page_loads
+    .org cyc_page_1 + 1024 - 12 - 4, 0
+    start page_loads
+    ldr.w r0, [r4]
+    ldr.w r1, [r4, #4]
+    ldr.w r2, [r4, #8]
+    ldr.w r3, [r4, #12]
+    ldr.w r6, [r4, #16]
+    ldr.w r7, [r4, #20]
+    ldr.w r8, [r4, #24]
+    ldr.w r9, [r4, #28]
+    finish page_loads
+
+    .balign 1024
+cyc_page_2:
+    .skip 1024 - 128
+    begin page_pairs
+    .org cyc_page_2 + 1024 - 12 - 4, 0
+    start page_pairs
+    .rept 2
+    add.w r0, r0, #1
+    add.w r1, r1, #1
+    add.w r2, r2, #1
+    add.w r3, r3, #1
+    .endr
+    finish page_pairs
+
     .global cycles_run
     .type cycles_run, %function
     .thumb_func
@@ -356,7 +393,8 @@ cycles_run:
         multiple_1, multiple_2, multiple_3, multiple_4, multiple_5, \
         multiple_6, multiple_7, multiple_8, it_folded, it_not_folded, \
         alu_independent, alu_dependent, alu16_pairs, mul_alu, mul_mul, \
-        load_use, load_shifted_use, extend_use, store_made, shifted_pairs
+        load_use, load_shifted_use, extend_use, store_made, shifted_pairs, \
+        page_loads, page_pairs
     bl cyc_\name
     .endr
     pop {r4, pc}

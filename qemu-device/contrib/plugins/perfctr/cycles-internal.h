@@ -21,6 +21,7 @@ enum {
     SLOT_HIT,           /* the one it took, if the predictor asks */
     SLOT_BRANCH,        /* the predictor's slot for the last branch */
     SLOT_DELTA,         /* what taking it costs more: int32 | window << 32 */
+    SLOT_FELL,          /* the pc a block without a branch fell through to */
     SLOT_MEMORY_STALLS, /* cycles beyond the first of loads and stores */
     SLOT_WINDOWS,       /* then cycles and instructions of each window */
 };

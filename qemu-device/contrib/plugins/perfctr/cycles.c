@@ -29,8 +29,12 @@
  *   the other events: the device is called back after the instruction
  *   whose cost reached it.
  *
- * The schedule does not cross block boundaries: each block starts with
- * an idle pipeline.
+ * A block starts with an idle pipeline, as after a taken branch.  A
+ * block that ends without one (QEMU ends blocks at a page, 1 KiB on
+ * the M profile, and at 512 instructions) falls through: its tail is
+ * kept, and the block it falls into, when translated after it, is
+ * scheduled both ways; what continuing the schedule changes is added
+ * when it is entered that way (a conditional callback on its pc).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -47,10 +51,17 @@
 #include "stop.h"
 
 #define MAX_WINDOWS 256
+#define TAIL 4              /* instructions of a block a fall-through keeps */
 
 typedef struct Window {
     uint64_t start, end;
 } Window;
+
+/* The last instructions of a block that falls through to a pc */
+typedef struct Tail {
+    size_t n;
+    CyclesInsn insns[TAIL];
+} Tail;
 
 /* An instruction whose cost depends on its operands */
 typedef struct Operands {
@@ -75,6 +86,8 @@ static uint64_t *start_sums;
 static struct qemu_plugin_scoreboard *board;
 static struct qemu_plugin_register *regs[32];
 static bool have_regs;
+static GHashTable *tails;       /* pc: the Tail of the block before it */
+static GMutex tails_lock;
 
 qemu_plugin_u64 cycles_slot(unsigned index)
 {
@@ -168,6 +181,16 @@ static void operands_cb(unsigned vcpu, void *udata)
 
     cycles_add(vcpu, cycles_slots_of(vcpu), core->operand_cycles(&o->t, a, b),
                o->window);
+}
+
+/* Entered from the block that falls through to it: udata the change */
+static void continued_cb(unsigned vcpu, void *udata)
+{
+    uint64_t *slots = cycles_slots_of(vcpu);
+    int64_t *change = udata;
+
+    slots[SLOT_FELL] = NO_PC;
+    cycles_add(vcpu, slots, change[0], change[1]);
 }
 
 static void mispredicted_cb(unsigned vcpu, void *udata)
@@ -310,6 +333,69 @@ static void add_inline(struct qemu_plugin_insn *insn, unsigned index,
     }
 }
 
+static int64_t schedule_sum(const CyclesInsn *insns, size_t n)
+{
+    g_autofree unsigned *cost = g_new0(unsigned, n);
+    int64_t sum = 0;
+    size_t i;
+
+    core->schedule(insns, n, cost);
+    for (i = 0; i < n; i++) {
+        sum += cost[i];
+    }
+    return sum;
+}
+
+/*
+ * The block's tail, for the block it falls through to; and if the
+ * block before this one fell through to it, a callback that adds what
+ * continuing that one's schedule changes
+ */
+static void continue_schedule(struct qemu_plugin_tb *tb,
+                              const CyclesInsn *insns, size_t n)
+{
+    const CyclesInsn *last = &insns[n - 1];
+    Tail *before, *tail;
+    int64_t *change;
+
+    g_mutex_lock(&tails_lock);
+    if (!tails) {
+        tails = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                      g_free);
+    }
+    if (!last->t.sets_pc) {
+        uint64_t *key = g_new(uint64_t, 1);
+
+        tail = g_new0(Tail, 1);
+        tail->n = MIN(n, TAIL);
+        memcpy(tail->insns, insns + n - tail->n,
+               tail->n * sizeof(CyclesInsn));
+        *key = last->pc + last->len;
+        g_hash_table_replace(tails, key, tail);
+    }
+    before = g_hash_table_lookup(tails, &insns[0].pc);
+    if (before) {
+        g_autofree CyclesInsn *both = g_new(CyclesInsn, before->n + n);
+
+        memcpy(both, before->insns, before->n * sizeof(CyclesInsn));
+        memcpy(both + before->n, insns, n * sizeof(CyclesInsn));
+        change = g_new(int64_t, 2);
+        change[0] = schedule_sum(both, before->n + n) -
+                    schedule_sum(before->insns, before->n) -
+                    schedule_sum(insns, n);
+        change[1] = window_of(insns[0].pc);
+        if (change[0]) {
+            qemu_plugin_register_vcpu_tb_exec_cond_cb(
+                tb, continued_cb, QEMU_PLUGIN_CB_NO_REGS,
+                QEMU_PLUGIN_COND_EQ, cycles_slot(SLOT_FELL),
+                qemu_plugin_tb_vaddr(tb), change);
+        } else {
+            g_free(change);
+        }
+    }
+    g_mutex_unlock(&tails_lock);
+}
+
 /* What the instructions since the last flush cost, and their window */
 typedef struct Pending {
     uint64_t cycles, insns, memory_stalls;
@@ -394,6 +480,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     for (i = 0; i < n; i++) {
         first_load[i] = insns[i].t.cls == TC_LOAD && cost[i] > 1;
     }
+    continue_schedule(tb, insns, n);
     if (core->flash) {
         memory_schedule(tb, insns, n, cost, window_of(insns[0].pc));
     }
@@ -441,6 +528,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
 
         if (i == 0) {
             store(insn, SLOT_MISS, NO_PC);
+            store(insn, SLOT_FELL, NO_PC);
             if (core->dynamic_predictor) {
                 store(insn, SLOT_HIT, NO_PC);
             }
@@ -483,6 +571,9 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         }
         if (i == n - 1) {
             check_targets(insn, targets, true);
+        }
+        if (i == n - 1 && !last->t.sets_pc) {
+            store(insn, SLOT_FELL, last->pc + last->len);
         }
     }
 }
