@@ -161,25 +161,18 @@ def main():
                                                 extra=extra), timed,
         side_by_side, row)
 
-    if args.cortexm_aes:
-        bench_silicon.rows(
-            built, args.cortexm_aes,
-            lambda b, image, extra, props: boot.command(
-                built, b, image, extra=extra, device_props=props),
-            timed, row)
+    # Against silicon: each option a user's checkout of a project that
+    # publishes cycle counts (docs/cycles.md)
+    def with_props(b, image, extra, props):
+        return boot.command(built, b, image, extra=extra,
+                            device_props=props)
 
+    if args.cortexm_aes:
+        bench_silicon.rows(built, args.cortexm_aes, with_props, timed, row)
     if args.embench:
-        bench_embench.rows(
-            built, args.embench,
-            lambda b, image, extra, props: boot.command(
-                built, b, image, extra=extra, device_props=props),
-            row)
+        bench_embench.rows(built, args.embench, with_props, row)
     if args.dilithium_mm:
-        bench_pqc.rows(
-            built, args.dilithium_mm,
-            lambda b, image, extra, props: boot.command(
-                built, b, image, extra=extra, device_props=props),
-            timed, row)
+        bench_pqc.rows(built, args.dilithium_mm, with_props, timed, row)
 
     if args.firmware:
         bench_firmware.rows(Path(args.firmware).resolve(), board,
