@@ -149,7 +149,13 @@ static uint64_t *stalls_of(BlockLines *b)
     return &b->line[b->n];
 }
 
-static LineCache *cache_of(GPtrArray *caches, unsigned vcpu, unsigned size)
+/* A vCPU's cache, made when it was created (memory_vcpu_init) */
+static LineCache *cache_of(GPtrArray *caches, unsigned vcpu)
+{
+    return g_ptr_array_index(caches, vcpu);
+}
+
+static void add_caches(GPtrArray *caches, unsigned vcpu, unsigned size)
 {
     while (caches->len <= vcpu) {
         LineCache *c = g_new0(LineCache, 1);
@@ -158,7 +164,16 @@ static LineCache *cache_of(GPtrArray *caches, unsigned vcpu, unsigned size)
         c->lines = g_new0(uint64_t, size);
         g_ptr_array_add(caches, c);
     }
-    return g_ptr_array_index(caches, vcpu);
+}
+
+void memory_vcpu_init(unsigned vcpu)
+{
+    static GMutex lock;
+
+    g_mutex_lock(&lock);
+    add_caches(icaches, vcpu, part.icache_lines);
+    add_caches(dcaches, vcpu, part.dcache_lines);
+    g_mutex_unlock(&lock);
 }
 
 /* Look line up, and make it the most recently used: true on a hit */
@@ -184,7 +199,7 @@ static bool cache_touch(LineCache *c, uint64_t line)
 static void block_lines_cb(unsigned vcpu, void *udata)
 {
     BlockLines *b = udata;
-    LineCache *c = cache_of(icaches, vcpu, part.icache_lines);
+    LineCache *c = cache_of(icaches, vcpu);
     int64_t back = 0;
     unsigned i;
 
@@ -220,7 +235,7 @@ static void load_cb(unsigned vcpu, qemu_plugin_meminfo_t info,
         return;
     }
     if (part.dcache_lines &&
-        cache_touch(cache_of(dcaches, vcpu, part.dcache_lines),
+        cache_touch(cache_of(dcaches, vcpu),
                     vaddr & ~(uint64_t)(part.line - 1))) {
         return;
     }

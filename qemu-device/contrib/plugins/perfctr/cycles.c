@@ -231,6 +231,7 @@ void cycles_vcpu_init(unsigned vcpu)
     guint i;
     unsigned r;
 
+    memory_vcpu_init(vcpu);
     if (have_regs) {
         return;                 /* the handles are the same on every vCPU */
     }
