@@ -260,7 +260,20 @@ def test_the_same_on_every_run(ctx):
     ctx.cache.pop(("tasks", BOARDS[0]))
     second = run(ctx, BOARDS[0])
     for part in ("contexts", "stacks", "timeline", "stdout"):
-        assert first[part] == second[part], part
+        assert first[part] == second[part], (part, first_difference(
+            first[part], second[part]))
+
+
+def first_difference(a, b):
+    """Where two runs' outputs part first (a timeline: the first event
+    that differs, and its index), to say more than pytest's prefix."""
+    if isinstance(a, dict) and "traceEvents" in a:
+        pairs = list(zip(a["traceEvents"], b["traceEvents"]))
+        for i, (x, y) in enumerate(pairs):
+            if x != y:
+                return i, x, y
+        return len(pairs), len(a["traceEvents"]), len(b["traceEvents"])
+    return None
 
 
 def test_the_gate_compares_tasks_and_worst_case_handler_runs(ctx):
