@@ -25,6 +25,7 @@ from pathlib import Path
 import boards
 import firmware
 import plugin
+from checkout import version as checkout_version
 from common import REPO, Failure, say
 
 PROGRAM = REPO / "tests" / "programs" / "embench_board.c"
@@ -78,7 +79,7 @@ def reference(checkout):
     kept = KEPT_FLAGS.findall(flags[1])
     levels = [f[2:] for f in kept if f.startswith("-O")]
     return Reference(
-        version=describe(checkout), mhz=int(clock[1]),
+        version=checkout_version(checkout), mhz=int(clock[1]),
         compiler=" ".join(compiler[1].split()) +
         # (1.0's: "known as the "nanolib" configuration"; later ones use
         # the standard one "rather than the _nanolib_ configuration")
@@ -89,17 +90,6 @@ def reference(checkout):
         scale=scale_define(checkout),
         milliseconds={name: float(ms) for name, ms in
                       json.loads(speed.read_text()).items()})
-
-
-def describe(checkout):
-    """The checkout's tag, or commit; its name if it is not git's."""
-    for args, what in [(["describe", "--tags", "--exact-match"], "{}"),
-                       (["rev-parse", "--short", "HEAD"], "commit {}")]:
-        proc = subprocess.run(["git", "-C", str(checkout)] + args,
-                              capture_output=True, text=True)
-        if proc.returncode == 0:
-            return what.format(proc.stdout.strip())
-    return checkout.name
 
 
 def scale_define(checkout):

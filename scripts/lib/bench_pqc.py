@@ -16,7 +16,6 @@ around the same call (docs/cycles.md).  Its code is not in this
 repository: DIR is the user's checkout of it."""
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from pathlib import Path
 import boards
 import firmware
 import plugin
+from checkout import commit as checkout_commit
 from common import REPO, Failure
 
 PROGRAM = REPO / "tests" / "programs" / "silicon_pqc.c"
@@ -172,18 +172,6 @@ def measure(built, checkout, build, work, command, timed):
     return model
 
 
-def commit(checkout):
-    """The checkout's commit, if it is a git work tree of its own."""
-    proc = subprocess.run(["git", "-C", str(checkout), "rev-parse",
-                           "--show-toplevel", "--short", "HEAD"],
-                          capture_output=True, text=True)
-    lines = proc.stdout.split()
-    if proc.returncode != 0 or len(lines) != 2 or \
-            Path(lines[0]).resolve() != checkout:
-        return None
-    return lines[1]
-
-
 def compared(build, model, figures, source):
     """The row's note: each routine against its figure, and the blocks
     the figures come from."""
@@ -214,7 +202,7 @@ def rows(built, checkout, command, timed, row):
     """Add a row per image: model and silicon cycles of each routine;
     command(board, image, extra, device_props) is the QEMU command."""
     checkout = Path(checkout).resolve()
-    at = commit(checkout)
+    at = checkout_commit(checkout)
     with tempfile.TemporaryDirectory() as tmp:
         for n, build in enumerate(BUILDS):
             benchmarks = checkout / build.core / "poly_benchmarks.txt"

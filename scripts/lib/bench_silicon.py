@@ -13,13 +13,13 @@ checkout's lookup tables, under the counter core with clock=cycles
 (docs/cycles.md)."""
 
 import re
-import subprocess
 import tempfile
 from pathlib import Path
 
 import boards
 import firmware
 import plugin
+from checkout import commit as checkout_commit
 from common import REPO, Failure
 
 PROGRAM = REPO / "tests" / "programs" / "silicon_aes.c"
@@ -63,9 +63,7 @@ def table_figures(text, part, cipher):
 def published(checkout, part, cipher):
     """The checkout's figures for cipher on part, and where they are:
     its doc/aes/*_details.md first, then its README."""
-    commit = subprocess.run(["git", "-C", str(checkout), "rev-parse",
-                             "--short=7", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown commit"
+    commit = checkout_commit(checkout) or "unknown commit"
     for doc in sorted((checkout / "doc" / "aes").glob("*_details.md")) + \
             [checkout / "README.md"]:
         if doc.is_file():
