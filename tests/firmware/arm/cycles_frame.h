@@ -27,13 +27,7 @@ cyc_data:
 
     .text
 
-/*
- * (Each sequence on its own 128 bytes: QEMU ends a block at a 1 KiB
- * page, and the models start a block idle, so a sequence must not
- * straddle one, docs/cycles.md)
- */
 .macro begin name
-    .balign 128
     .global cyc_\name
     .type cyc_\name, %function
     .thumb_func
