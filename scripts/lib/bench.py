@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import boards
+import bench_coremark
 import bench_cycles
 import bench_embench
 import bench_firmware
@@ -83,6 +84,12 @@ def main():
                    "jnk0le/cortexm-AES publishes for real Cortex-M3, M4 "
                    "and M7 chips; DIR is your checkout of it "
                    "(docs/cycles.md)")
+    p.add_argument("--coremark", metavar="DIR",
+                   help="also compare the Cortex-M7 and M3 timing models "
+                   "with CoreMark built with GCC on a Teensy 4.0 "
+                   "(Cortex-M7) and an Arduino Due (Cortex-M3); DIR is "
+                   "your checkout of PaulStoffregen/CoreMark, which "
+                   "publishes them (docs/cycles.md)")
     p.add_argument("--embench", metavar="DIR",
                    help="also compare the Cortex-M4 and M7 timing models "
                    "with Embench IoT's baseline, its benchmarks' cycles "
@@ -171,6 +178,8 @@ def main():
         bench_silicon.rows(built, args.cortexm_aes, with_props, timed, row)
     if args.embench:
         bench_embench.rows(built, args.embench, with_props, row)
+    if args.coremark:
+        bench_coremark.rows(built, args.coremark, with_props, row)
     if args.dilithium_mm:
         bench_pqc.rows(built, args.dilithium_mm, with_props, timed, row)
 

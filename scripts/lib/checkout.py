@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """A user's checkout of a project whose published figures the bench
-compares with (scripts/bench --cortexm-aes, --dilithium-mm, --embench):
+compares with (scripts/bench --cortexm-aes, --dilithium-mm, --embench,
+--coremark):
 which version of it the figures and the code come from."""
 
 import subprocess
