@@ -79,14 +79,15 @@ def run_with_plugin(ctx, board, image, windows, cycles, memory=None):
         return result, plugin.read(out)
 
 
-def cycle_sequences(ctx, board, memory=None):
-    """The hand-written sequences of tests/firmware/ARCH/cycles.S, each
-    counted in a window (cyc_NAME_start to cyc_NAME_end), booted once,
-    code in memory's flash (None: SRAM): {name: (cycles, instructions)}
-    and the profile."""
-    key = ("cycle sequences", board.name, memory)
+def cycle_sequences(ctx, board, memory=None,
+                    image="tests/firmware/cycles.elf"):
+    """The hand-written sequences of image (tests/firmware/ARCH/cycles.S,
+    or another in its frame), each counted in a window (cyc_NAME_start to
+    cyc_NAME_end), booted once, code in memory's flash (None: SRAM):
+    {name: (cycles, instructions)} and the profile."""
+    key = ("cycle sequences", board.name, memory, image)
     if key not in ctx.cache:
-        image = ctx.firmware(board, "tests/firmware/cycles.elf")
+        image = ctx.firmware(board, image)
         symbols = elf.read(image).symbols
         names = sorted(n[4:-6] for n in symbols
                        if n.startswith("cyc_") and n.endswith("_start"))

@@ -454,7 +454,7 @@ def test_counts_are_identical_run_to_run(ctx, board):
     if expected(board) is None:
         return
     first = measured(ctx, board)[1]
-    del ctx.cache[("cycle sequences", board.name, None)]
+    del ctx.cache[("cycle sequences", board.name, None, IMAGE)]
     again = measured(ctx, board)[1]
     assert (first.cycles, first.windows) == (again.cycles, again.windows)
 

@@ -6,7 +6,7 @@
  * folded after a 16-bit instruction, taken branches 1+P with P 1 (2 to
  * a 32-bit instruction on an odd halfword) plus the flash wait states;
  * M3 long multiplies (short only when both operands are below 65536)
- * and both cores' divisions by operand values.
+ * and both cores' divisions by operand values; the M4's FPU (table 7-1).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -42,6 +42,9 @@ static unsigned m3_cost(const InsnTiming *prev, const InsnTiming *cur,
     unsigned stall = late & cur->address ? 1 : 0;
     unsigned cost;
 
+    if (m4 && cur->fp_cycles) {
+        return cur->fp_cycles;          /* FP data processing, moves */
+    }
     switch (cur->cls) {
     case TC_MAC:
         return m4 ? 1 : 2;
@@ -85,14 +88,52 @@ static unsigned m3_cost(const InsnTiming *prev, const InsnTiming *cur,
     }
 }
 
+/*
+ * The M4's FPU, before cur issues at cycle now of the block: an
+ * arithmetic result is a cycle late to the next instruction (not as a
+ * MAC's addend, which is read late), and VDIV and VSQRT keep the FPU
+ * busy while integer instructions go on
+ */
+static unsigned fpu_stall(const InsnTiming *prev, const InsnTiming *cur,
+                          unsigned now, unsigned *fpu_free)
+{
+    unsigned stall = 0;
+
+    if (!cur->fp) {
+        return 0;
+    }
+    if (prev && prev->fp_late &&
+        (prev->fp_writes & cur->fp_reads & ~cur->fp_addend)) {
+        stall = 1;
+    }
+    if (*fpu_free > now) {
+        stall += *fpu_free - now;       /* then, if it is its result, late */
+    }
+    if (cur->fp_busy) {
+        *fpu_free = now + stall + cur->fp_busy;
+    }
+    return stall;
+}
+
 static void schedule(const CyclesInsn *insns, size_t n, unsigned *cost,
                      bool m4)
 {
+    unsigned now = 0, fpu_free = 0;
     size_t i;
 
     for (i = 0; i < n; i++) {
-        cost[i] = m3_cost(i ? &insns[i - 1].t : NULL, &insns[i].t,
+        const InsnTiming *prev = i ? &insns[i - 1].t : NULL;
+
+        cost[i] = m3_cost(prev, &insns[i].t,
                           i + 1 < n ? &insns[i + 1].t : NULL, m4);
+        if (m4) {
+            cost[i] += fpu_stall(prev, &insns[i].t, now, &fpu_free);
+        }
+        now += cost[i];
+    }
+    /* A division still running at the block's end: its result is wanted */
+    if (n && fpu_free > now) {
+        cost[n - 1] += fpu_free - now;
     }
 }
 

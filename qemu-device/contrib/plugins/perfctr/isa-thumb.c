@@ -452,6 +452,120 @@ static void thumb32_data_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
     }
 }
 
+/* s registers first to first + count - 1, as a mask (none past s31) */
+static uint32_t fp_regs(unsigned first, unsigned count)
+{
+    uint64_t mask = count >= 64 ? ~0ull : (1ull << count) - 1;
+
+    return first >= 32 ? 0 : (uint32_t)(mask << first);
+}
+
+/* A register field V with its extra bit X: Sv:x, or Dx:v (two s) */
+static uint32_t fp_reg(unsigned v, unsigned x, bool dbl)
+{
+    return dbl ? fp_regs(2 * (x << 4 | v), 2) : fp_regs(v << 1 | x, 1);
+}
+
+/*
+ * Floating point (cp10, cp11): loads and stores as the core's of as many
+ * words; data processing and transfers as the Cortex-M4 TRM's table 7-1
+ * gives them, but a move between one core register and one s register
+ * 1 cycle, as measured (the table says 2 for "one float to/from one
+ * core register")
+ */
+static void thumb32_fp_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
+{
+    unsigned rn = hw1 & 0xf, rt = hw2 >> 12;
+    unsigned vd = hw2 >> 12, vn = hw1 & 0xf, vm = hw2 & 0xf;
+    unsigned bit_d = (hw1 >> 6) & 1, bit_n = (hw2 >> 7) & 1;
+    unsigned bit_m = (hw2 >> 5) & 1;
+    bool dbl = hw2 & 0x100, l = hw1 & 0x10;
+    uint32_t d = fp_reg(vd, bit_d, dbl), m = fp_reg(vm, bit_m, dbl);
+
+    t->fp = true;
+    if ((hw1 & 0xffe0) == 0xec40) {         /* VMOV of two core registers */
+        uint32_t pair = dbl ? m : fp_regs(vm << 1 | bit_m, 2);
+
+        if (l) {
+            alu(t, REG(rt) | REG(rn), 0);
+            t->fp_reads = pair;
+        } else {
+            alu(t, 0, REG(rt) | REG(rn));
+            t->fp_writes = pair;
+        }
+        t->fp_cycles = 2;
+    } else if ((hw1 & 0xee00) == 0xec00) {  /* loads and stores */
+        bool p = hw1 & 0x100, w = hw1 & 0x20;
+        unsigned first = dbl ? 2 * (bit_d << 4 | vd) : (vd << 1 | bit_d);
+        unsigned words = dbl ? 2 : 1;
+
+        if (p && !w) {                      /* VLDR, VSTR: as LDR, LDRD */
+            access(t, l, 4, rt, REG(rn));   /* (rt: an s or d register) */
+            t->reads = REG(rn);
+            t->writes = 0;
+            t->sets_pc = false;
+            if (dbl) {
+                t->cls = l ? TC_LOAD_DOUBLE : TC_STORE_DOUBLE;
+                t->nregs = 2;
+            }
+        } else {                            /* VLDM, VSTM, VPUSH, VPOP */
+            multiple(t, l, rn, 0, w);
+            words = hw2 & 0xff;             /* (a double counts two) */
+            t->nregs = words;
+        }
+        if (l) {
+            t->fp_writes = fp_regs(first, words);
+        } else {
+            t->fp_reads = fp_regs(first, words);
+        }
+    } else if (!(hw2 & 0x10)) {             /* data processing */
+        unsigned opc1 = (hw1 >> 4) & 0xb, opc2 = hw1 & 0xf;
+        unsigned opc3 = (hw2 >> 6) & 3;
+
+        t->fp_cycles = 1;
+        t->fp_late = true;
+        t->fp_writes = d;
+        t->fp_reads = fp_reg(vn, bit_n, dbl) | m;
+        if (opc1 <= 1 || opc1 == 9 || opc1 == 10) {     /* VMLA, VFMA... */
+            t->fp_cycles = 3;
+            t->fp_addend = d;
+            t->fp_reads |= d;
+        } else if (opc1 == 8) {                         /* VDIV */
+            t->fp_busy = 14;
+        } else if (opc1 == 0xb) {                       /* one operand */
+            t->fp_reads = (opc3 & 1) ? m : 0;           /* or VMOV #imm */
+            /* VMOV, VABS, VNEG, VCMP are not arithmetic; VSQRT is */
+            t->fp_late = (opc3 & 1) && opc2 > 1 && opc2 != 4 && opc2 != 5;
+            if (opc2 == 1 && opc3 == 3) {
+                t->fp_busy = 14;
+                t->fp_late = true;
+            } else if (opc2 == 4 || opc2 == 5) {       /* VCMP: FPSCR */
+                t->fp_reads |= d;
+                t->fp_writes = 0;
+            }
+        }
+    } else {                                /* transfers */
+        uint32_t s;
+
+        if ((hw1 & 0xffef) == 0xeee1) {     /* VMRS, VMSR */
+            s = 0;
+        } else if ((hw1 & 0xffe0) == 0xee00 && !dbl) { /* VMOV, single */
+            s = fp_regs(vn << 1 | bit_n, 1);
+        } else {                            /* VMOV core, half a double */
+            s = fp_regs(2 * (bit_n << 4 | vn) + ((hw1 >> 5) & 1), 1);
+        }
+        if (l) {
+            alu(t, rt == ARM_PC ? 0 : REG(rt), 0);  /* (VMRS APSR_nzcv) */
+            t->sets_flags = rt == ARM_PC;
+            t->fp_reads = s;
+        } else {
+            alu(t, 0, REG(rt));
+            t->fp_writes = s;
+        }
+        t->fp_cycles = 1;
+    }
+}
+
 static void thumb32_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
 {
     t->wide = true;
@@ -459,8 +573,10 @@ static void thumb32_timing(uint16_t hw1, uint16_t hw2, InsnTiming *t)
         thumb32_multiple_timing(hw1, hw2, t);
     } else if ((hw1 & 0xfe00) == 0xea00) {
         thumb32_data_timing(hw1, hw2, t);
+    } else if ((hw1 & 0xfc00) == 0xec00 && ((hw2 >> 9) & 7) == 5) {
+        thumb32_fp_timing(hw1, hw2, t);             /* cp10, cp11 */
     } else if ((hw1 & 0xec00) == 0xec00) {
-        t->cls = TC_ALU;                            /* coprocessor, FP */
+        t->cls = TC_ALU;                            /* other coprocessors */
     } else if ((hw1 & 0xf800) == 0xf000 && (hw2 & 0x8000)) {
         thumb32_control_timing(hw1, hw2, t);
     } else if ((hw1 & 0xf800) == 0xf000) {

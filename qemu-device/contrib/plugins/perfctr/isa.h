@@ -98,6 +98,14 @@ typedef struct InsnTiming {
      * (the Cortex-M55 model's dual issue)
      */
     bool dual16;
+    /* Floating point (cp10, cp11; the Cortex-M4 model's FPU table): */
+    bool fp;                /* a floating-point instruction */
+    uint8_t fp_cycles;      /* of data processing or a transfer, or 0 */
+    uint8_t fp_busy;        /* VDIV, VSQRT: cycles the FPU stays busy */
+    bool fp_late;           /* arithmetic: a cycle late to the next */
+    uint32_t fp_reads;      /* s registers read, as a mask */
+    uint32_t fp_writes;     /* s registers written */
+    uint32_t fp_addend;     /* of fp_reads, a MAC's addend (read late) */
 } InsnTiming;
 
 /*
