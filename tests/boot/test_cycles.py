@@ -35,6 +35,12 @@ STORE_THEN_LOAD = 1   # "stores cannot be pipelined with following load"
 # TRM's example (LDR; STR 3 cycles) says 1.
 STORE_AFTER_LOAD = 0
 PIPELINED = 1       # "one cycle is removed from the cost of the next"
+# Measured (jnk0le): "load pipelining happens only when targeting the
+# same memory block by all loads"; a literal is in the code's memory
+# Measured (eprint 2025/523, the Cortex-M4 optimization compendium): a
+# multi-cycle instruction followed by three 32-bit instructions on odd
+# halfwords, a cycle more
+UNALIGNED_RUN = 1
 ADDRESS_STALL = 1   # an address computed by the previous instruction
 P = 1               # refill, to a 16-bit or word-aligned target
 P_WIDE_ODD = 2      # refill, to a 32-bit target on an odd halfword
@@ -54,6 +60,10 @@ def expected_m3(model):
     e = {
         "ldr_independent": LOAD + 7 * PIPELINED,
         "ldr_literal": LOAD + 7 * PIPELINED,    # from the pc, the same
+        "ldr_literal_data": 8 * LOAD,           # no two of one block
+        "unaligned_run": LOAD + 3 * ALU + UNALIGNED_RUN,
+        "unaligned_run_after_alu": 4 * ALU,
+        "aligned_run": LOAD + 3 * ALU,
         "page_loads": LOAD + 7 * PIPELINED,     # across a page, the same
         "ldr_dependent": LOAD + 7 * (LOAD + ADDRESS_STALL),
         "ldr_after_alu": 4 * (ALU + LOAD + ADDRESS_STALL),
@@ -121,6 +131,11 @@ def expected_m7():
         "alu_dependent": 8,
         "ldr_independent": 8,           # two loads do not pair
         "ldr_literal": 8,
+        "ldr_literal_data": 8,
+        # (ldr, add.w), (add.w, add.w) or (adds, add.w), (add.w, add.w)
+        "unaligned_run": 2,
+        "unaligned_run_after_alu": 2,
+        "aligned_run": 2,
         "page_loads": 8,
         "ldr_dependent": 1 + 7 * M7_LOAD_LATENCY,
         "str_imm": 8,                   # two stores do not pair
@@ -203,6 +218,10 @@ def expected_m33():
     e = {
         "ldr_independent": 8,
         "ldr_literal": 8,
+        "ldr_literal_data": 8,
+        "unaligned_run": 4,
+        "unaligned_run_after_alu": 4,
+        "aligned_run": 4,
         "page_loads": 8,
         "ldr_dependent": 1 + 7 * M33_LOAD_LATENCY,
         "ldr_after_alu": 4 * (ALU + 1),
@@ -263,6 +282,10 @@ def expected_m55():
     e = {
         "ldr_independent": 8,
         "ldr_literal": 8,
+        "ldr_literal_data": 8,
+        "unaligned_run": 4,
+        "unaligned_run_after_alu": 4,             # a 32-bit pairs with none
+        "aligned_run": 4,
         "page_loads": 8,
         "ldr_dependent": 1 + 7 * M55_LOAD_LATENCY,
         # adds; then 4 ldr, each waiting for its adds, the next adds
@@ -376,8 +399,16 @@ def check(ctx, board, names):
 
 def test_loads_pipeline_unless_dependent(ctx, board):
     check(ctx, board, ["ldr_independent", "ldr_literal", "ldr_dependent",
-                       "ldr_after_alu",
+                       "ldr_after_alu", "ldr_literal_data",
                        "load_use", "load_byte_use"])
+
+
+def test_unaligned_32_bit_runs_after_a_multi_cycle_one(ctx, board):
+    """The Cortex-M3/M4's fetch: three 32-bit instructions on odd
+    halfwords right after a multi-cycle instruction, a cycle more; not
+    after a single-cycle one, nor on whole words."""
+    check(ctx, board, ["unaligned_run", "unaligned_run_after_alu",
+                       "aligned_run"])
 
 
 def test_loads_followed_by_stores_and_stores(ctx, board):

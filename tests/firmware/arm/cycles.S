@@ -36,6 +36,50 @@
 cyc_literals:
     .word 1, 2, 3, 4, 5, 6, 7, 8
 
+/* Loads alternating between a literal (the code's memory) and data */
+    begin ldr_literal_data
+    start ldr_literal_data
+    ldr r0, cyc_literals
+    ldr r1, [r4]
+    ldr r2, cyc_literals + 4
+    ldr r3, [r4, #4]
+    ldr r6, cyc_literals + 8
+    ldr r7, [r4, #8]
+    ldr r8, cyc_literals + 12
+    ldr r9, [r4, #12]
+    finish ldr_literal_data
+
+/*
+ * Three 32-bit instructions on odd halfwords, after a multi-cycle LDR,
+ * after a single-cycle ADDS, and on whole words after a 32-bit LDR
+ */
+    begin unaligned_run
+    .balign 4
+    start unaligned_run
+    ldr r0, [r4]
+    add.w r1, r1, #1
+    add.w r2, r2, #1
+    add.w r3, r3, #1
+    finish unaligned_run
+
+    begin unaligned_run_after_alu
+    .balign 4
+    start unaligned_run_after_alu
+    adds r0, #1
+    add.w r1, r1, #1
+    add.w r2, r2, #1
+    add.w r3, r3, #1
+    finish unaligned_run_after_alu
+
+    begin aligned_run
+    .balign 4
+    start aligned_run
+    ldr.w r0, [r4]
+    add.w r1, r1, #1
+    add.w r2, r2, #1
+    add.w r3, r3, #1
+    finish aligned_run
+
     begin ldr_dependent
     mov r0, r4
     start ldr_dependent
@@ -386,7 +430,8 @@ cyc_page_2:
     .thumb_func
 cycles_run:
     push {r4, lr}
-    .irp name, ldr_independent, ldr_literal, ldr_dependent, ldr_after_alu, ldr_str, \
+    .irp name, ldr_independent, ldr_literal, ldr_literal_data, \
+        unaligned_run, unaligned_run_after_alu, aligned_run, ldr_dependent, ldr_after_alu, ldr_str, \
         str_imm, str_reg, branch_loop, branch_loop_wide, branch_not_taken, \
         branch_forward_taken, branch_learned, mul, mla, umull_small, umull_large, umull_mixed, \
         smlal_small, smlal_large, sdiv_small, udiv_large, \

@@ -6,7 +6,9 @@
  * folded after a 16-bit instruction, taken branches 1+P with P 1 (2 to
  * a 32-bit instruction on an odd halfword) plus the flash wait states;
  * M3 long multiplies (short only when both operands are below 65536)
- * and both cores' divisions by operand values; the M4's FPU (table 7-1).
+ * and both cores' divisions by operand values; the M4's FPU (table 7-1);
+ * and two measured rules: no pipelining across memory blocks, and a
+ * cycle for an unaligned 32-bit run after a multi-cycle instruction.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -16,12 +18,21 @@
 #include "cycles-memory.h"
 #include "cycles-model.h"
 
+#define LITERAL (1u << 15)      /* the address registers of a literal: pc */
+
 /* Whether cur's address phase overlaps prev's data phase */
 static bool pipelined(const InsnTiming *prev, const InsnTiming *cur, bool m4)
 {
     if (!prev || prev->cls != TC_LOAD || prev->sets_pc ||
         (cur->cls != TC_LOAD && cur->cls != TC_STORE) ||
         (prev->writes & cur->address)) {
+        return false;
+    }
+    /*
+     * Measured (jnk0le): only accesses to one memory block pipeline; a
+     * literal is in the code's memory, other data (taken to be) not
+     */
+    if ((prev->address == LITERAL) != (cur->address == LITERAL)) {
         return false;
     }
     /* M3: only the first load of a chain may be pre- or post-indexed */
@@ -115,6 +126,32 @@ static unsigned fpu_stall(const InsnTiming *prev, const InsnTiming *cur,
     return stall;
 }
 
+/*
+ * Measured: three or more 32-bit instructions on odd halfwords right
+ * after a multi-cycle instruction cost a cycle more, of stores only from
+ * four on (eprint 2025/523; the Cortex-M4 optimization compendium)
+ */
+static void unaligned_runs(const CyclesInsn *insns, size_t n,
+                           unsigned *cost)
+{
+    size_t i = 1, start;
+
+    while (i < n) {
+        bool stores = true;
+
+        for (start = i; i < n && insns[i].t.wide && (insns[i].pc & 2);
+             i++) {
+            stores &= insns[i].t.cls == TC_STORE;
+        }
+        if (i - start >= (stores ? 4 : 3) && cost[start - 1] >= 2) {
+            cost[start + 2]++;
+        }
+        if (i == start) {
+            i++;
+        }
+    }
+}
+
 static void schedule(const CyclesInsn *insns, size_t n, unsigned *cost,
                      bool m4)
 {
@@ -135,6 +172,7 @@ static void schedule(const CyclesInsn *insns, size_t n, unsigned *cost,
     if (n && fpu_free > now) {
         cost[n - 1] += fpu_free - now;
     }
+    unaligned_runs(insns, n, cost);
 }
 
 static void m3_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
