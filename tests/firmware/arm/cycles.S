@@ -49,6 +49,20 @@ cyc_literals:
     ldr r9, [r4, #12]
     finish ldr_literal_data
 
+/* The same with the code's memory read through a register: a table */
+    begin ldr_flash_data
+    ldr r10, =cyc_literals
+    start ldr_flash_data
+    ldr r0, [r10]
+    ldr r1, [r4]
+    ldr r2, [r10, #4]
+    ldr r3, [r4, #4]
+    ldr r6, [r10, #8]
+    ldr r7, [r4, #8]
+    ldr r8, [r10, #12]
+    ldr r9, [r4, #12]
+    finish ldr_flash_data
+
 /*
  * Three 32-bit instructions on odd halfwords, after a multi-cycle LDR,
  * after a single-cycle ADDS, and on whole words after a 32-bit LDR
@@ -430,7 +444,7 @@ cyc_page_2:
     .thumb_func
 cycles_run:
     push {r4, lr}
-    .irp name, ldr_independent, ldr_literal, ldr_literal_data, \
+    .irp name, ldr_independent, ldr_literal, ldr_literal_data, ldr_flash_data, \
         unaligned_run, unaligned_run_after_alu, aligned_run, ldr_dependent, ldr_after_alu, ldr_str, \
         str_imm, str_reg, branch_loop, branch_loop_wide, branch_not_taken, \
         branch_forward_taken, branch_learned, mul, mla, umull_small, umull_large, umull_mixed, \

@@ -39,6 +39,16 @@ static bool pipelined(const InsnTiming *prev, const InsnTiming *cur, bool m4)
     return !(!m4 && cur->cls == TC_LOAD && cur->writeback);
 }
 
+static bool m3_pipelined(const InsnTiming *prev, const InsnTiming *cur)
+{
+    return pipelined(prev, cur, false);
+}
+
+static bool m4_pipelined(const InsnTiming *prev, const InsnTiming *cur)
+{
+    return pipelined(prev, cur, true);
+}
+
 static unsigned m3_cost(const InsnTiming *prev, const InsnTiming *cur,
                         const InsnTiming *next, bool m4)
 {
@@ -255,6 +265,7 @@ const CyclesCore cycles_m3 = {
     .schedule = m3_schedule,
     .branch_costs = branch_costs,
     .flash = true,
+    .pipelined = m3_pipelined,
     .has_operand_cost = m3_operand_cost,
     .operand_cycles = operand_cycles,
 };
@@ -264,6 +275,7 @@ const CyclesCore cycles_m4 = {
     .schedule = m4_schedule,
     .branch_costs = branch_costs,
     .flash = true,
+    .pipelined = m4_pipelined,
     .has_operand_cost = m4_operand_cost,
     .operand_cycles = operand_cycles,
 };

@@ -71,6 +71,8 @@ typedef struct LineCache {
 } LineCache;
 
 static GPtrArray *icaches, *dcaches;
+/* Each vCPU's memory block of its last load (block_of), 0: none yet */
+static GByteArray *last_blocks;
 
 bool memory_parse_part(const char *name)
 {
@@ -173,7 +175,21 @@ void memory_vcpu_init(unsigned vcpu)
     g_mutex_lock(&lock);
     add_caches(icaches, vcpu, part.icache_lines);
     add_caches(dcaches, vcpu, part.dcache_lines);
+    if (last_blocks->len <= vcpu) {
+        g_byte_array_set_size(last_blocks, vcpu + 1);
+    }
     g_mutex_unlock(&lock);
+}
+
+/*
+ * The memory blocks accesses pipeline within (jnk0le: "load pipelining
+ * happens only when targeting the same memory block by all loads"):
+ * the flash, SRAM, and the rest
+ */
+static uint8_t block_of(uint64_t addr)
+{
+    return addr >= flash_start && addr < flash_end ? 1 :
+           in_sram(addr) ? 2 : 3;
 }
 
 /* Look line up, and make it the most recently used: true on a hit */
@@ -219,13 +235,28 @@ static void block_lines_cb(unsigned vcpu, void *udata)
     }
 }
 
-/* udata: the window (or -1) times 2, plus 1 for a first load */
-static void load_cb(unsigned vcpu, qemu_plugin_meminfo_t info,
-                    uint64_t vaddr, void *udata)
+/*
+ * udata: the window (or -1) times 8, plus 1 for a first load, 2 for an
+ * access pipelined behind a load, 4 for a load one is pipelined behind
+ */
+static void access_cb(unsigned vcpu, qemu_plugin_meminfo_t info,
+                      uint64_t vaddr, void *udata)
 {
     intptr_t packed = (intptr_t)udata;
-    int window = packed >> 1;
+    int window = packed >> 3;
 
+    if (packed & 6) {
+        uint8_t block = block_of(vaddr), *last = &last_blocks->data[vcpu];
+
+        if ((packed & 2) && *last != block) {
+            /* Not pipelined after all: a cycle more */
+            cycles_add(vcpu, cycles_slots_of(vcpu), 1, window);
+        }
+        if (qemu_plugin_mem_is_store(info)) {
+            return;
+        }
+        *last = block;
+    }
     if (in_sram(vaddr) && (packed & 1)) {
         cycles_add(vcpu, cycles_slots_of(vcpu), part.sram_first_load,
                    window);
@@ -296,17 +327,19 @@ void memory_schedule(struct qemu_plugin_tb *tb, const CyclesInsn *insns,
     }
 }
 
-void memory_instrument_load(struct qemu_plugin_insn *insn, int window,
-                            bool first)
+void memory_instrument_access(struct qemu_plugin_insn *insn, int window,
+                              bool first, bool behind, bool ahead)
 {
     /* (a load of several words calls back for each: W each) */
-    if ((part.line && part.wait_states) ||
+    if ((part.line && (part.wait_states || behind || ahead)) ||
         (part.sram_first_load && first)) {
-        qemu_plugin_register_vcpu_mem_cb(insn, load_cb,
+        qemu_plugin_register_vcpu_mem_cb(insn, access_cb,
                                          QEMU_PLUGIN_CB_NO_REGS,
-                                         QEMU_PLUGIN_MEM_R,
-                                         (void *)(intptr_t)(window * 2 +
-                                                            first));
+                                         QEMU_PLUGIN_MEM_RW,
+                                         (void *)(intptr_t)(window * 8 +
+                                                            first +
+                                                            2 * behind +
+                                                            4 * ahead));
     }
 }
 
@@ -314,4 +347,5 @@ void memory_init(void)
 {
     icaches = g_ptr_array_new();
     dcaches = g_ptr_array_new();
+    last_blocks = g_byte_array_new();
 }

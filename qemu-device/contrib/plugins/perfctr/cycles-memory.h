@@ -46,10 +46,13 @@ void memory_vcpu_init(unsigned vcpu);
 void memory_schedule(struct qemu_plugin_tb *tb, const CyclesInsn *insns,
                      size_t n, unsigned *cost, int window);
 /*
- * A load: W more cycles when it reads flash, the part's SRAM wait when
- * it reads SRAM and is not pipelined behind a load (first)
+ * A load, or a store pipelined behind a load: a load W more cycles when
+ * it reads flash, the part's SRAM wait when it reads SRAM and is not
+ * pipelined behind a load (first); either a cycle more when the
+ * schedule pipelined it behind a load (behind) of another memory block
+ * (ahead: the next one is behind this one)
  */
-void memory_instrument_load(struct qemu_plugin_insn *insn, int window,
-                            bool first);
+void memory_instrument_access(struct qemu_plugin_insn *insn, int window,
+                              bool first, bool behind, bool ahead);
 
 #endif

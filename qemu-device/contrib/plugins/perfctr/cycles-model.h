@@ -48,6 +48,11 @@ typedef struct CyclesCore {
     bool dynamic_predictor;
     /* Code may run from a flash part (cycles-memory.c, memory=) */
     bool flash;
+    /*
+     * With flash: whether the schedule pipelined cur behind prev, a
+     * load (where the addresses show two memory blocks, it may not)
+     */
+    bool (*pipelined)(const InsnTiming *prev, const InsnTiming *cur);
     /* Whether an instruction's time depends on its operands' values */
     bool (*has_operand_cost)(const InsnTiming *t);
     /* The cycles such an instruction takes beyond its schedule */

@@ -464,6 +464,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     g_autofree CyclesInsn *insns = g_new0(CyclesInsn, n);
     g_autofree unsigned *cost = g_new0(unsigned, n);
     g_autofree bool *first_load = g_new0(bool, n);
+    g_autofree bool *behind_load = g_new0(bool, n);
     uint64_t miss = NO_PC, guessed = NO_PC;
     Pending pending = { .window = -1 };
     int64_t delta = 0;
@@ -480,6 +481,8 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     /* The single loads not pipelined behind another (they take 2 or 3) */
     for (i = 0; i < n; i++) {
         first_load[i] = insns[i].t.cls == TC_LOAD && cost[i] > 1;
+        behind_load[i] = core->flash && i &&
+                         core->pipelined(&insns[i - 1].t, &insns[i].t);
     }
     continue_schedule(tb, insns, n);
     if (core->flash) {
@@ -551,8 +554,11 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
             /* (a stop or the start comes before the next one's adds) */
             flush(insn, &pending, targets);
         }
-        if (core->flash && cycles_reads_memory(&insns[i].t)) {
-            memory_instrument_load(insn, window, first_load[i]);
+        if (core->flash && (cycles_reads_memory(&insns[i].t) ||
+                            behind_load[i])) {
+            memory_instrument_access(insn, window, first_load[i],
+                                     behind_load[i],
+                                     i + 1 < n && behind_load[i + 1]);
         }
         if (operands) {
             Operands *o = g_new(Operands, 1);
