@@ -478,7 +478,11 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     }
     decode(tb, insns, n);
     core->schedule(insns, n, cost);
-    /* The single loads not pipelined behind another (they take 2 or 3) */
+    /*
+     * The single loads not pipelined behind another (they take 2 or 3),
+     * and the accesses pipelined behind a load (flash cores: --memory
+     * checks their memory blocks)
+     */
     for (i = 0; i < n; i++) {
         first_load[i] = insns[i].t.cls == TC_LOAD && cost[i] > 1;
         behind_load[i] = core->flash && i &&
