@@ -43,7 +43,7 @@ class Platform:
     with, as its Arduino core's defaults were when the figure was
     published (the README: "each board with its default settings",
     the repository's issue 2)."""
-    name: str           # in the README's table
+    name: str           # in the README's table (or a label, with elsewhere)
     part: str
     mhz: int
     compiler: str
@@ -116,7 +116,7 @@ def run(cmd):
         said = (proc.stdout + proc.stderr).strip()[-200:]
         return None, (f"exited {proc.returncode} before stop_time"
                       + (f": {said}" if said else ""))
-    # Its own checks of the results, the 10 s rule aside (above)
+    # Its own checks of the results, its 10 s rule aside (coremark_board.c)
     wrong = [line for line in re.findall(r"^.*(?:ERROR|Cannot validate)"
                                          r".*$", proc.stdout, re.M)
              if "at least 10 secs" not in line]
