@@ -17,13 +17,13 @@ clock=cycles.  What the README does not say (clock, compiler, flags,
 memory) is in PLATFORMS, with where it is from."""
 
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import boards
 import firmware
+import guest_counts
 import plugin
 from checkout import version as checkout_version
 from common import REPO, Failure, say
@@ -104,23 +104,17 @@ def build(board, checkout, platform, work):
 def run(cmd):
     """((cycles, instructions, iterations), None) of one run of cmd, or
     (None, why not)."""
-    try:
-        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True,
-                              timeout=RUN_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return None, f"no exit in {RUN_TIMEOUT} s"
-    counts = re.search(r"^coremark cycles=(\d+) instructions=(\d+) "
-                       r"iterations=(\d+)$", proc.stdout, re.M)
-    if not counts:
-        said = (proc.stdout + proc.stderr).strip()[-200:]
-        return None, (f"exited {proc.returncode} before stop_time"
-                      + (f": {said}" if said else ""))
+    ran, why = guest_counts.run(
+        cmd, r"^coremark cycles=(\d+) instructions=(\d+) "
+        r"iterations=(\d+)$", "stop_time", RUN_TIMEOUT)
+    if ran is None:
+        return None, why
+    counts, out = ran
     # Its own checks of the results, its 10 s rule aside (coremark_board.c)
     wrong = [line for line in re.findall(r"^.*(?:ERROR|Cannot validate)"
-                                         r".*$", proc.stdout, re.M)
+                                         r".*$", out, re.M)
              if "at least 10 secs" not in line]
-    if wrong or "seedcrc" not in proc.stdout:
+    if wrong or "seedcrc" not in out:
         return None, "; ".join(wrong) or "no results printed"
     return tuple(int(n) for n in counts.groups()), None
 
@@ -176,8 +170,6 @@ def measure(built, board, checkout, platform, work, command):
 
 def built_how(board, platform):
     """What differs between the builds."""
-    tools = firmware.Toolchain.of(firmware.build(board))
-    version = subprocess.run(tools.compiler + ["-dumpfullversion"],
-                             capture_output=True, text=True).stdout
-    return (f"here GCC {version.strip()} and the checkout's code, there "
-            f"{platform.compiler}; both {' '.join(platform.flags)}")
+    return (f"here {firmware.compiler_version(board)} and the checkout's "
+            f"code, there {platform.compiler}; both "
+            f"{' '.join(platform.flags)}")

@@ -17,13 +17,13 @@ counter core with clock=cycles (docs/cycles.md)."""
 import json
 import math
 import re
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import boards
 import firmware
+import guest_counts
 import plugin
 from checkout import version as checkout_version
 from common import REPO, Failure, say
@@ -131,19 +131,13 @@ def build(board, checkout, ref, bench, work):
 def run(cmd):
     """((cycles, instructions), None) of one run of cmd, or (None, why
     not)."""
-    try:
-        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True,
-                              timeout=RUN_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return None, f"no exit in {RUN_TIMEOUT} s"
-    counts = re.search(r"^embench cycles=(\d+) instructions=(\d+)$",
-                       proc.stdout, re.M)
-    verdict = re.search(r"^embench verify=(-?\d+)$", proc.stdout, re.M)
-    if not counts:
-        said = (proc.stdout + proc.stderr).strip()[-200:]
-        return None, (f"exited {proc.returncode} before stop_trigger"
-                      + (f": {said}" if said else ""))
+    ran, why = guest_counts.run(
+        cmd, r"^embench cycles=(\d+) instructions=(\d+)$", "stop_trigger",
+        RUN_TIMEOUT)
+    if ran is None:
+        return None, why
+    counts, out = ran
+    verdict = re.search(r"^embench verify=(-?\d+)$", out, re.M)
     if not verdict or verdict[1] != "1":
         # 0: wrong results; -1: the benchmark checks nothing
         return None, (f"verify_benchmark returned "
@@ -210,10 +204,8 @@ def baseline_cycles(ref, name):
 
 def built_how(board, ref):
     """What differs between the builds, and where the figures are from."""
-    tools = firmware.Toolchain.of(firmware.build(board))
-    version = subprocess.run(tools.compiler + ["-dumpfullversion"],
-                             capture_output=True, text=True).stdout
-    return (f"here GCC {version.strip()} and picolibc (Debian's), there "
+    return (f"here {firmware.compiler_version(board)} and picolibc "
+            f"(Debian's), there "
             f"{ref.compiler}; flags -O{ref.optimization} "
             f"{' '.join(ref.cflags)} with the board's -mcpu, "
             f"{ref.scale}={ref.mhz}; baseline: {REPOSITORY} "

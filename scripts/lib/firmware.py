@@ -109,6 +109,15 @@ class Toolchain:
         return cls(compile_step["compiler"], cflags, link)
 
 
+def compiler_version(board):
+    """The cross compiler the board's programs are built with, as "GCC
+    12.2.1" (for what the bench says of its builds)."""
+    tools = Toolchain.of(build(board))
+    version = subprocess.run(tools.compiler + ["-dumpfullversion"],
+                             capture_output=True, text=True).stdout
+    return f"GCC {version.strip()}"
+
+
 def build_app(board, sources, options, workdir):
     """Compile and link sources for board in workdir; return the image.
 
