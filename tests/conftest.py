@@ -12,9 +12,9 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "scripts" / "lib"), str(REPO / "tests" / "boot")]
 
-import boards  # noqa: E402
-import firmware  # noqa: E402
-import qemu  # noqa: E402
+from perfcounter import boards  # noqa: E402
+from perfcounter.build import firmware  # noqa: E402
+from perfcounter.build import qemu  # noqa: E402
 
 FUZZ_SECONDS = 30
 

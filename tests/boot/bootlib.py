@@ -2,13 +2,10 @@
 """Helpers for the boot tests: boot a test image, parse what it prints."""
 
 import re
-import tempfile
-from pathlib import Path
 
-import boot
-import elf
-import plugin
-from common import REPO
+import perfcounter
+from perfcounter.paths import REPO
+from perfcounter.target import elf
 
 
 def empty_section_clocks(board):
@@ -51,10 +48,23 @@ int main(void)
 """
 
 
-def run_image(ctx, board, relpath, **kwargs):
-    """Boot firmware relpath of board's build; return the boot Result."""
-    image = ctx.firmware(board, relpath)
-    return boot.boot(ctx.qemu, board, image, capture=True, **kwargs)
+def run(ctx, board, image, **options):
+    """Boot image on board with the RunConfig options; its Result (the
+    guest's output captured)."""
+    return perfcounter.run(perfcounter.RunConfig(
+        perfcounter.Target(image, board), **options), ctx.qemu)
+
+
+def command(ctx, board, image, workdir, **options):
+    """The QEMU command line that boots image on board with the
+    RunConfig options, its files in workdir."""
+    return perfcounter.RunConfig(perfcounter.Target(image, board),
+                                 **options).command(ctx.qemu, workdir)
+
+
+def run_image(ctx, board, relpath, **options):
+    """Boot firmware relpath of board's build; return the Result."""
+    return run(ctx, board, ctx.firmware(board, relpath), **options)
 
 
 def run_with_windows(ctx, board, image, windows, cycles, memory=None):
@@ -68,15 +78,11 @@ def run_with_windows(ctx, board, image, windows, cycles, memory=None):
 
 
 def run_with_plugin(ctx, board, image, windows, cycles, memory=None):
-    """The same, returning the whole profile (plugin.Profile)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "cycles.txt"
-        args = plugin.qemu_args(ctx.qemu, board, out, plugin.NO_PROFILE,
-                                cycles=cycles, windows=windows,
-                                memory=memory)
-        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
-        assert result.exit_code == 0, result.output
-        return result, plugin.read(out)
+    """The same, returning all the plugin wrote (PluginResults)."""
+    result = run(ctx, board, image, cycles=cycles, windows=tuple(windows),
+                 memory=memory, counter_clock="time")
+    assert result.exit_code == 0, result.output
+    return result, result.plugin
 
 
 def cycle_sequences(ctx, board, memory=None,

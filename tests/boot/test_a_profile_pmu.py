@@ -17,7 +17,7 @@ run."""
 
 import pytest
 
-import boards
+from perfcounter import boards
 import bootlib
 
 IMAGE = "tests/firmware/a_profile_pmu.elf"

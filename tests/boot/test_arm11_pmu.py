@@ -9,7 +9,7 @@ including the one that stops it.
 
 import re
 
-import boards
+from perfcounter import boards
 from bootlib import assert_counts, expect_exit, parse_records, run_image
 
 BOARD = boards.get("raspi1ap")

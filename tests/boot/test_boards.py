@@ -9,10 +9,10 @@ up to and including its END store.
 
 import re
 import subprocess
+import tempfile
 
-import boot
-from bootlib import (assert_counts, empty_section_clocks, expect_exit,
-                     record, rules, run_image)
+from bootlib import (assert_counts, command, empty_section_clocks,
+                     expect_exit, record, rules, run_image)
 
 PER_BOARD = True
 EXAMPLE = "firmware/examples/checksum.elf"
@@ -136,9 +136,11 @@ def test_exit_code_is_the_guests(ctx, board):
 
 def test_meaningless_accesses_are_logged_and_ignored(ctx, board):
     image = ctx.firmware(board, "tests/firmware/bad_access.elf")
-    cmd = boot.command(ctx.qemu, board, image, extra=["-d", "guest_errors"])
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=60)
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = command(ctx, board, image, tmp,
+                      qemu_args=("-d", "guest_errors"))
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "bad_access reserved=0 starts=1 running=1" in proc.stdout, (
         proc.stdout)
@@ -196,10 +198,11 @@ def test_extension_reads_a_running_counter_without_stopping_it(ctx, board):
 
 def test_trace_points_show_every_operation(ctx, board):
     image = ctx.firmware(board, "tests/firmware/bad_access.elf")
-    cmd = boot.command(ctx.qemu, board, image,
-                       extra=["-trace", "perf_counter_*"])
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=60)
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = command(ctx, board, image, tmp,
+                      qemu_args=("-trace", "perf_counter_*"))
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     for expected in ["perf_counter_reset_cmd RESET", "perf_counter_start START",
                      "perf_counter_stop STOP",

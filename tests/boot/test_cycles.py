@@ -12,12 +12,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import boot
-import elf
-import plugin
-import readout
-from bootlib import cycle_sequences
-from common import REPO
+from bootlib import cycle_sequences, run
+from perfcounter import EXACT
+from perfcounter.paths import REPO
+from perfcounter.target import elf
 
 PER_BOARD = True
 IMAGE = "tests/firmware/cycles.elf"
@@ -370,7 +368,7 @@ def expected_e31():
 
 
 def expected(board):
-    model = plugin.CYCLE_MODELS.get(board.name)
+    model = board.cycle_model
     if model == "m0":
         return expected_m0()
     if model in ("m3", "m4"):
@@ -501,16 +499,12 @@ def test_instructions_seen_are_the_executed_ones(ctx, board):
     if expected(board) is None:
         return
     _, profile = measured(ctx, board)
-    assert profile.cycles_model == plugin.CYCLE_MODELS[board.name]
+    assert profile.cycles_model == board.cycle_model
     assert profile.cycles > 0 and profile.cycles_instructions > 0
-    image = ctx.firmware(board, IMAGE)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "profile.txt"
-        args = plugin.qemu_args(ctx.qemu, board, out, plugin.EXACT,
-                                cycles=True)
-        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
-        assert result.exit_code == 0, result.output
-        both = plugin.read(out)
+    result = run(ctx, board, ctx.firmware(board, IMAGE), profile=EXACT,
+                 cycles=True, windows=(), counter_clock="time")
+    assert result.exit_code == 0, result.output
+    both = result.plugin
     assert both.cycles_instructions == both.instructions
     assert both.cycles == profile.cycles
 
@@ -535,7 +529,7 @@ def test_profile_cycles_prints_the_run_and_each_function(ctx, board):
     m = re.search(r"^cycles: (\d+) estimated cycles .* model (\w+), 0 wait "
                   r"states\) for (\d+) instructions", proc.stdout, re.M)
     assert m, proc.stdout
-    assert m.group(2) == plugin.CYCLE_MODELS[board.name]
+    assert m.group(2) == board.cycle_model
     rows = re.findall(r"^\s+(\d+)\s+[\d.]+\s+(\d+)\s+[\d.]+\s+main$",
                       proc.stdout, re.M)
     assert rows and 0 < int(rows[0][0]) < int(m.group(1)), proc.stdout
@@ -619,18 +613,9 @@ def clock_run(ctx, board):
     adds = [(adds_start + i * size, adds_start + (i + 1) * size)
             for i in range(16)]
     assert (symbols["clock_adds_end"] & ~1) == adds[-1][1]
-    with tempfile.TemporaryDirectory() as tmp:
-        found = readout.Readout(tmp)
-        args = plugin.qemu_args(ctx.qemu, board, Path(tmp) / "cycles.txt",
-                                plugin.NO_PROFILE, cycles=True,
-                                windows=[loop] + adds)
-        result = boot.boot(
-            ctx.qemu, board, image, capture=True, extra=args,
-            device_props=lambda base: found.device_props(base) +
-            ",clock=cycles")
-        assert result.exit_code == 0, result.output
-        profile = plugin.read(Path(tmp) / "cycles.txt")
-        cores = found.load(base for base, _ in board.counters)
+    result = run(ctx, board, image, cycles=True, windows=(loop, *adds))
+    assert result.exit_code == 0, result.output
+    profile, cores = result.plugin, result.cores
     windows = {"loop": profile.windows[loop],
                "adds": [profile.windows[w] for w in adds]}
     ctx.cache[key] = (result.output.splitlines(), windows, cores[0], size)
@@ -665,7 +650,7 @@ def test_a_threshold_on_cycles_interrupts_at_the_instruction(ctx, board):
     # each ADDS ran once per threshold: its cost in one run
     assert all(n == 3 and c % n == 0 for c, n in windows["adds"]), windows
     costs = [c // n for c, n in windows["adds"]]
-    if plugin.CYCLE_MODELS[board.name] not in ("m7", "m55"):
+    if board.cycle_model not in ("m7", "m55"):
         # (the M7 and the M55 issue the first beside the BEGIN store)
         assert costs == [ALU] * 16, costs
     taken = {int(m.group(1)): (int(m.group(2)), int(m.group(3)))

@@ -7,7 +7,6 @@ tables, never from the model's output."""
 
 import math
 
-import plugin
 from bootlib import cycle_sequences
 from test_cycles import LOAD, PIPELINED, STORE_IMM, multiple
 
@@ -73,7 +72,7 @@ FPU_MODELS = ("m4", "m7", "m33", "m55")
 
 
 def expected(board):
-    model = plugin.CYCLE_MODELS.get(board.name)
+    model = board.cycle_model
     return EXPECTED[model]() if model in EXPECTED else None
 
 
@@ -110,7 +109,7 @@ def test_division_and_square_root_keep_the_fpu_busy(ctx, board):
 
 def test_every_m4_sequence_has_a_table_count(ctx, board):
     """No sequence of the image goes unchecked on the M4."""
-    if plugin.CYCLE_MODELS.get(board.name) != "m4":
+    if board.cycle_model != "m4":
         return
     found, _ = cycle_sequences(ctx, board, image=IMAGE)
     assert sorted(found) == sorted(expected_m4())
@@ -121,7 +120,7 @@ def test_the_sequences_ran(ctx, board):
     (the FPU enabled: a disabled one faults at the first); on the M33
     and M55 too, whose models count FP instructions by their core's
     classes (loads, stores, an ALU operation)."""
-    if plugin.CYCLE_MODELS.get(board.name) not in FPU_MODELS:
+    if board.cycle_model not in FPU_MODELS:
         return
     found, _ = cycle_sequences(ctx, board, image=IMAGE)
     assert found["fp_vldr"][1] == 8 and found["fp_div_overlap"][1] == 10

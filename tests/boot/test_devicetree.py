@@ -9,17 +9,17 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import boards
-import boot
-from bootlib import core_irqs
+from bootlib import command, core_irqs
+from perfcounter import boards
 
 
 def dump_dts(ctx, board):
     """The device tree of board, as the scripts start it, in source form."""
     with tempfile.TemporaryDirectory() as tmp:
         dtb = Path(tmp) / "board.dtb"
-        cmd = boot.headless(ctx.qemu, board) + [
-            "-machine", f"dumpdtb={dtb}"] + boot.device_args(board)
+        cmd = command(ctx, board, ctx.firmware(
+            board, "firmware/examples/checksum.elf"), tmp) + [
+            "-machine", f"dumpdtb={dtb}"]
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                               capture_output=True, text=True, timeout=30)
         assert proc.returncode == 0 and dtb.exists(), proc.stderr

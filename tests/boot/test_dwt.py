@@ -12,10 +12,9 @@ import re
 
 import pytest
 
-import boards
+from perfcounter import boards
 import bootlib
-import elf
-import plugin
+from perfcounter.target import elf
 
 IMAGE = "tests/firmware/dwt.elf"
 BOARDS = [name for name, b in boards.BOARDS.items() if b.dwt]
@@ -77,7 +76,7 @@ def test_the_architectures_identity_holds(ctx, board_name):
     assert (cyccnt - cpi - exc - sleep - lsu + fold) % 256 == \
         instructions % 256
     assert cyccnt != instructions
-    model = plugin.CYCLE_MODELS[board_name]
+    model = boards.get(board_name).cycle_model
     # the Cortex-M7 pairs instructions: fewer cycles, counted as folded
     if model == "m7":
         assert fold > 0 and cyccnt < instructions

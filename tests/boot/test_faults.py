@@ -7,7 +7,7 @@ for it: there the program goes on)."""
 import re
 import subprocess
 
-from common import REPO
+from perfcounter.paths import REPO
 
 PER_BOARD = True
 PROFILE = REPO / "scripts" / "profile"

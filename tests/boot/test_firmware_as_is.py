@@ -11,9 +11,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import boot
-import plugin
-from common import REPO
+from perfcounter.boot import qemu_process
+from perfcounter.paths import REPO
 
 PER_BOARD = True
 PROFILE = REPO / "scripts" / "profile"
@@ -100,7 +99,7 @@ def test_a_stop_in_estimated_cycles_is_exact(ctx, board):
     with tempfile.TemporaryDirectory() as tmp:
         proc = profile(ctx, board, "--cycles", "--stop-after", "200kcycles",
                        cwd=tmp)
-    if board.name not in plugin.CYCLE_MODELS:
+    if not board.cycle_model:
         assert proc.returncode == 1 and "no cycle model" in proc.stderr, \
             proc.stderr
         return
@@ -115,7 +114,7 @@ def test_a_stop_at_a_symbol_counts_every_cycle_before_it(ctx, board):
     """The cycles to the stop at report:2, given as a stop in cycles,
     end the run at the same instruction: no cost of the instructions
     before the stop was left out (or added twice)."""
-    if board.name not in plugin.CYCLE_MODELS:
+    if not board.cycle_model:
         return
     with tempfile.TemporaryDirectory() as tmp:
         at = ran(profile(ctx, board, "--cycles", "--stop-at", "report:2",
@@ -137,7 +136,7 @@ def test_a_timeout_still_writes_every_output(ctx, board):
     with tempfile.TemporaryDirectory() as tmp:
         args = [a for option, name in files.items() for a in (option, name)]
         proc = ran(profile(ctx, board, "--timeout", "2", "--sample", *args,
-                           cwd=tmp), boot.TIMEOUT_EXIT)
+                           cwd=tmp), qemu_process.TIMEOUT_EXIT)
         for name in files.values():
             assert (Path(tmp) / name).stat().st_size > 0, name
         doc = json.loads((Path(tmp) / "run.json").read_text())

@@ -5,7 +5,7 @@ callees stand on their callers, names are escaped, bad input refused."""
 
 import xml.etree.ElementTree as ET
 
-import flamegraph
+from perfcounter.outputs import flamegraph
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -13,7 +13,7 @@ import subprocess
 
 from bootlib import (assert_counts, booted_records, expect_exit,
                      run_image)
-from common import REPO
+from perfcounter.paths import REPO
 
 PER_BOARD = True
 

@@ -12,13 +12,11 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import boot
-import elf
-import gprof
-import hotspots
-import plugin
-import stacks
-from common import REPO
+from bootlib import run_image
+from perfcounter import DEFAULT_PERIOD, EXACT, OutputOptions
+from perfcounter.outputs import gprof, hotspots
+from perfcounter.paths import REPO
+from perfcounter.results import stacks
 
 PER_BOARD = True
 IMAGE = "tests/firmware/callgraph.elf"
@@ -37,28 +35,23 @@ def profiled(ctx, board, period, run=0):
     key = ("hotspots", board.name, period, run)
     if key in ctx.cache:
         return ctx.cache[key]
-    image = ctx.firmware(board, IMAGE)
-    with tempfile.TemporaryDirectory() as tmp:
-        extra = []
-        if period is not None:
-            profiler = hotspots.Profiler(ctx.qemu, board, period, Path(tmp))
-            extra = profiler.qemu_args
-        result = boot.boot(ctx.qemu, board, image, capture=True, extra=extra)
-        assert result.exit_code == 0, result.output
-        found = {"output": result.output}
-        if period is not None:
+    result = run_image(ctx, board, IMAGE, profile=period)
+    assert result.exit_code == 0, result.output
+    found = {"output": result.output}
+    if period is not None:
+        with tempfile.TemporaryDirectory() as tmp:
             gmon = Path(tmp) / "gmon.out"
             flame = Path(tmp) / "flame.svg"
-            profile, found["flat"] = profiler.finish(
-                image, gmon, unit="clocks", report=quiet,
-                flamegraph_path=flame)
+            found["flat"] = hotspots.write(result, OutputOptions(
+                gmon=gmon, gprof_unit="clocks", flamegraph=flame),
+                report=quiet)
             found["flamegraph"] = flame.read_text()
             found["gmon"] = gmon.read_bytes()
-            found["graph"] = gprof.run(board, image, gmon, "-q")
-            found["instructions"] = profile.instructions
-            found["stacks"] = stacks.collapse(profile, elf.read(image), board)
-            profiler.finish(image, gmon, unit="seconds", report=quiet)
-            found["flat_seconds"] = gprof.run(board, image, gmon, "-p")
+            found["graph"] = gprof.run(result.target, gmon, "-q")
+            found["instructions"] = result.profile.instructions
+            found["stacks"] = stacks.collapse(result.profile, result.target)
+            hotspots.write(result, OutputOptions(gmon=gmon), report=quiet)
+            found["flat_seconds"] = gprof.run(result.target, gmon, "-p")
     ctx.cache[key] = found
     return found
 
@@ -88,13 +81,13 @@ def called(text):
 
 
 def test_exact_profile_gives_each_function_its_own_instructions(ctx, board):
-    rows = flat(profiled(ctx, board, plugin.EXACT)["flat"])
+    rows = flat(profiled(ctx, board, EXACT)["flat"])
     got = [rows.get(f, (0, 0))[1] for f in FUNCTIONS]
     assert got == SELF[board.arch], dict(zip(FUNCTIONS, got))
 
 
 def test_call_counts_are_exact_without_pg(ctx, board):
-    for period in (plugin.EXACT, hotspots.DEFAULT_PERIOD):
+    for period in (EXACT, DEFAULT_PERIOD):
         calls = called(profiled(ctx, board, period)["graph"])
         got = {f: calls.get(f) for f in CALLS}
         assert got == CALLS, (period, got)
@@ -111,7 +104,7 @@ SHARES_PERIOD = 100
 
 
 def test_sampled_shares_are_within_1_point_of_exact(ctx, board):
-    exact = flat(profiled(ctx, board, plugin.EXACT)["flat_seconds"])
+    exact = flat(profiled(ctx, board, EXACT)["flat_seconds"])
     sampled = flat(profiled(ctx, board, SHARES_PERIOD)["flat_seconds"])
     for f in FUNCTIONS:
         share, exact_share = sampled.get(f, (0, 0))[0], exact[f][0]
@@ -119,14 +112,14 @@ def test_sampled_shares_are_within_1_point_of_exact(ctx, board):
 
 
 def test_gprof_seconds_are_the_counter_seconds(ctx, board):
-    rows = flat(profiled(ctx, board, plugin.EXACT)["flat_seconds"])
+    rows = flat(profiled(ctx, board, EXACT)["flat_seconds"])
     # callgraph_c's 400020 or so clocks, in seconds to gprof's 2 decimals
     own = SELF[board.arch][3]
     assert rows["callgraph_c"][1] == round(own / board.freq, 2), rows
 
 
 def test_gmon_out_is_identical_over_two_runs(ctx, board):
-    for period in (plugin.EXACT, hotspots.DEFAULT_PERIOD):
+    for period in (EXACT, DEFAULT_PERIOD):
         first = profiled(ctx, board, period)["gmon"]
         assert first == profiled(ctx, board, period, run=1)["gmon"], period
 
@@ -134,12 +127,12 @@ def test_gmon_out_is_identical_over_two_runs(ctx, board):
 def test_profiling_does_not_change_what_the_guest_measures(ctx, board):
     plain = profiled(ctx, board, None)["output"]
     assert "callgraph_run" in plain, plain
-    for period in (plugin.EXACT, hotspots.DEFAULT_PERIOD):
+    for period in (EXACT, DEFAULT_PERIOD):
         assert profiled(ctx, board, period)["output"] == plain, period
 
 
 def test_collapsed_stacks_add_up_to_every_instruction(ctx, board):
-    found = profiled(ctx, board, plugin.EXACT)
+    found = profiled(ctx, board, EXACT)
     collapsed = found["stacks"]
     assert sum(collapsed.values()) == found["instructions"]
     b = [n for s, n in collapsed.items()
@@ -151,8 +144,8 @@ def test_collapsed_stacks_add_up_to_every_instruction(ctx, board):
 def test_samples_are_one_per_period(ctx, board):
     # one sample at a jittered place in each period (profile.c): the
     # last period may or may not have reached its sample
-    found = profiled(ctx, board, hotspots.DEFAULT_PERIOD)
-    periods = found["instructions"] // hotspots.DEFAULT_PERIOD
+    found = profiled(ctx, board, DEFAULT_PERIOD)
+    periods = found["instructions"] // DEFAULT_PERIOD
     assert sum(found["stacks"].values()) in (periods, periods + 1), \
         (sum(found["stacks"].values()), periods)
 
@@ -179,7 +172,7 @@ def test_pg_workflow_gives_exact_call_counts(ctx, board):
 
 
 def test_flame_graph_draws_the_exact_stacks(ctx, board):
-    svg = ET.fromstring(profiled(ctx, board, plugin.EXACT)["flamegraph"])
+    svg = ET.fromstring(profiled(ctx, board, EXACT)["flamegraph"])
     frames = {r.get("data-name"): int(r.get("data-count"))
               for r in svg.iter("{http://www.w3.org/2000/svg}rect")
               if r.get("data-name", "").startswith("callgraph_")}
@@ -191,13 +184,9 @@ def test_flame_graph_draws_the_exact_stacks(ctx, board):
 def test_a_profile_without_call_stacks_is_written_too(ctx, board):
     """stacks=off (scripts/bench's sampling row): the pc histogram,
     without the call stacks, tasks and handlers that need them."""
-    image = ctx.firmware(board, IMAGE)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "profile.txt"
-        args = plugin.qemu_args(ctx.qemu, board, out, 1000, stacks=False)
-        result = boot.boot(ctx.qemu, board, image, capture=True, extra=args)
-        assert result.exit_code == 0, result.output
-        profile = plugin.read(out)
+    result = run_image(ctx, board, IMAGE, profile=1000, stacks=False)
+    assert result.exit_code == 0, result.output
+    profile = result.profile
     samples = sum(profile.histogram.values())
     # a sample in each period of 1000, at a drawn place in it
     assert abs(samples - profile.instructions / 1000) <= 1

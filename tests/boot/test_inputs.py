@@ -6,8 +6,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import boards
-from common import REPO
+from perfcounter import boards
+from perfcounter.paths import REPO
 
 PROFILE = REPO / "scripts" / "profile"
 WEIRD_DIR = "a dir, with 'quotes' \"and\" é"

@@ -7,7 +7,7 @@ perfctr_irq_attach() installed, with the pc the program resumes at
 the platform bus), the firmware unmasks it at the board's interrupt
 controller."""
 
-import elf
+from perfcounter.target import elf
 from bootlib import booted_records, core_irqs
 
 PER_BOARD = True

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-import boards
-from common import REPO
+from perfcounter import boards
+from perfcounter.paths import REPO
 
 IMAGE = "tests/firmware/itm.elf"
 

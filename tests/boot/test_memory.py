@@ -8,12 +8,9 @@ waits none, and a part at 0 wait states changes nothing."""
 
 import subprocess
 import tempfile
-from pathlib import Path
 
-import boot
-import plugin
-from bootlib import cycle_sequences
-from common import REPO
+from bootlib import command, cycle_sequences
+from perfcounter.paths import REPO
 
 PER_BOARD = True
 IMAGE = "tests/firmware/cycles.elf"
@@ -29,7 +26,7 @@ MIXED_BLOCKS = "ldr_flash_data"
 
 
 def with_flash(board):
-    return plugin.CYCLE_MODELS.get(board.name) in ("m3", "m4")
+    return board.cycle_model in ("m3", "m4")
 
 
 def measured(ctx, board, part=None):
@@ -44,10 +41,8 @@ def refusal(ctx, board, part):
     """What QEMU says on its stderr when the plugin refuses part."""
     image = ctx.firmware(board, IMAGE)
     with tempfile.TemporaryDirectory() as tmp:
-        args = plugin.qemu_args(ctx.qemu, board, Path(tmp) / "c.txt",
-                                plugin.NO_PROFILE, cycles=True, memory=part)
-        proc = subprocess.run(boot.command(ctx.qemu, board, image,
-                                           extra=args),
+        proc = subprocess.run(command(ctx, board, image, tmp, cycles=True,
+                                      counter_clock="time", memory=part),
                               capture_output=True, text=True, timeout=60)
     assert proc.returncode != 0
     return proc.stderr
@@ -148,7 +143,7 @@ def test_a_part_the_plugin_does_not_know_is_refused(ctx, board):
 
 def test_other_models_refuse_a_part(ctx, board):
     """Only the M3/M4 models read code from a part's flash."""
-    if plugin.CYCLE_MODELS.get(board.name) not in ("m7", "m0"):
+    if board.cycle_model not in ("m7", "m0"):
         return
     err = refusal(ctx, board, F103_72[0])
     assert "memory= is for the Cortex-M3 and M4 models" in err, err

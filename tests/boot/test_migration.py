@@ -15,10 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import boot
-from qmp import connect
-from bootlib import (assert_counts, c_defines, expect_exit, load_size,
-                     parse_records, run_image)
+from bootlib import (assert_counts, c_defines, command, expect_exit,
+                     load_size, parse_records, run_image)
+from perfcounter.boot.qmp import connect
 
 PER_BOARD = True
 IMAGE = "tests/firmware/migrate.elf"
@@ -36,7 +35,7 @@ def saved_and_restored(ctx, board, image_path, marker):
     with tempfile.TemporaryDirectory() as tmp:
         sock, sock2 = Path(tmp) / "qmp.sock", Path(tmp) / "qmp2.sock"
         state = Path(tmp) / "vm.state"
-        cmd = boot.command(ctx.qemu, board, image)
+        cmd = command(ctx, board, image, tmp)
         first = subprocess.Popen(
             cmd + ["-qmp", f"unix:{sock},server=on,wait=off"],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

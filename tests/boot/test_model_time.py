@@ -13,7 +13,7 @@ cycles of the 125 MHz core, read with mcycle.
 
 import pytest
 
-import boards
+from perfcounter import boards
 import bootlib
 
 IMAGE = "tests/firmware/model_time.elf"

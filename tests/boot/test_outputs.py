@@ -16,9 +16,9 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import gate
-import readout
-from common import REPO
+from perfcounter.outputs import gate
+from perfcounter.results import readout
+from perfcounter.paths import REPO
 
 PROFILE = REPO / "scripts" / "profile"
 SCHEMA = REPO / "schemas" / "profile-report.schema.json"
@@ -282,7 +282,7 @@ def test_speedscope_file_validates_and_equals_the_stacks(ctx, board):
 
 
 def test_speedscope_schema_refuses_a_broken_file(ctx, board):
-    import speedscope
+    from perfcounter.outputs import speedscope
     doc = speedscope.document({"main;a": 3, "main": 1}, "x")
     assert not speedscope_errors(doc)
     broken = json.loads(json.dumps(doc))

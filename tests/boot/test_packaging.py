@@ -13,9 +13,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import boot
+import bootlib
 from bootlib import expect_exit
-from common import REPO
+from perfcounter.paths import REPO
 
 PER_BOARD = True
 EXAMPLES = REPO / "examples" / "external"
@@ -71,7 +71,7 @@ def copy_example(name, tmp):
 
 def expect_report(ctx, board, image):
     assert image.is_file(), f"{image} was not built"
-    result = boot.boot(ctx.qemu, board, image, capture=True)
+    result = bootlib.run(ctx, board, image)
     expect_exit(result)
     assert "sum of 1..1000: 500500" in result.output, result.output
     row = SUM_ROW.search(result.output)

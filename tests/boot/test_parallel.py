@@ -12,8 +12,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import boards
-from common import REPO, say
+from perfcounter import boards
+from perfcounter.messages import say
+from perfcounter.paths import REPO
 
 PROFILE = REPO / "scripts" / "profile"
 STANDIN = Path(__file__).parent / "helpers" / "standin_build.py"

@@ -12,11 +12,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import qmp
-import readout
-import report_json
+from perfcounter.boot import qmp
+from perfcounter.results import readout
+from perfcounter.outputs import json_report as report_json
 from bootlib import HANGS_IN_A_SECTION
-from common import REPO, Failure
+from perfcounter.errors import Failure
+from perfcounter.paths import REPO
 
 PER_BOARD = True
 PROFILE = REPO / "scripts" / "profile"

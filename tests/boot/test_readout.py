@@ -11,11 +11,11 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import boot
-import readout
+from perfcounter.boot import qemu_process
+from perfcounter.results import readout
 from bootlib import (HANGS_IN_A_SECTION, empty_section_clocks,
-                     empty_section_most, expect_exit)
-from common import REPO
+                     empty_section_most, expect_exit, run_image)
+from perfcounter.paths import REPO
 
 PER_BOARD = True
 PROFILE = REPO / "scripts" / "profile"
@@ -50,13 +50,9 @@ def guest_blocks(text):
 
 
 def boot_with_readout(ctx, board, example):
-    with tempfile.TemporaryDirectory() as tmp:
-        found = readout.Readout(tmp)
-        result = boot.boot(ctx.qemu, board, ctx.firmware(
-            board, f"firmware/examples/{example}.elf"), capture=True,
-            device_props=found.device_props)
-        expect_exit(result)
-        cores = found.load(base for base, _ in board.counters)
+    result = run_image(ctx, board, f"firmware/examples/{example}.elf")
+    expect_exit(result)
+    cores = result.cores
     assert len(cores) == len(board.counters), (
         f"{len(cores)} readouts for {len(board.counters)} cores")
     return result.output, cores
@@ -137,14 +133,14 @@ def profile_hanging(board, program, tmp):
                            "3", "--json", out, program], cwd=tmp,
                           stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, timeout=300)
-    assert proc.returncode == boot.TIMEOUT_EXIT, proc.stdout + proc.stderr
+    assert proc.returncode == qemu_process.TIMEOUT_EXIT, proc.stdout + proc.stderr
     assert "did not finish within 3" in proc.stderr, proc.stderr
     assert "no readout" not in proc.stderr, proc.stderr
     # QEMU's word on the SIGTERM that stopped it is ours: not shown
     assert "terminating on signal" not in proc.stderr, proc.stderr
     doc = json.loads(out.read_text())
     assert doc["timed_out"] is True and doc["exit_code"] == \
-        boot.TIMEOUT_EXIT, doc
+        qemu_process.TIMEOUT_EXIT, doc
     assert [c["base"] for c in doc["cores"]] == \
         [base for base, _ in board.counters], doc["cores"]
     return proc, doc

@@ -8,9 +8,9 @@ stops mcycle; a WFI counts once, and so do the instructions after it
 
 import pytest
 
-import boards
+from perfcounter import boards
 import bootlib
-import elf
+from perfcounter.target import elf
 
 IMAGE = "tests/firmware/riscv_counters.elf"
 BOARDS = [name for name, b in boards.BOARDS.items() if b.arch == "riscv32"]

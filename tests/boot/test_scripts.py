@@ -7,8 +7,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import boot
-from common import REPO
+from perfcounter.boot import qemu_process
+from perfcounter.boot.config import headless
+from perfcounter.paths import REPO
 
 PROFILE = REPO / "scripts" / "profile"
 
@@ -64,7 +65,7 @@ def test_profile_boots_an_elf(ctx, board):
 def test_profile_stops_a_hanging_guest(ctx, board):
     image = ctx.firmware(board, "tests/firmware/hang.elf")
     proc = profile("--timeout", "3", image)
-    assert proc.returncode == boot.TIMEOUT_EXIT, proc.stdout + proc.stderr
+    assert proc.returncode == qemu_process.TIMEOUT_EXIT, proc.stdout + proc.stderr
     assert "did not finish within 3" in proc.stderr, proc.stderr
 
 
@@ -84,7 +85,7 @@ def test_profile_rejects_unknown_board(ctx, board):
 
 def refused(ctx, board, prop, *device_args):
     """QEMU must refuse these -device arguments with an error naming prop."""
-    cmd = boot.headless(ctx.qemu, board) + ["-S"]
+    cmd = headless(ctx.qemu, board) + ["-S"]
     for dev in device_args:
         cmd += ["-device", dev]
     try:

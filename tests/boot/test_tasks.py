@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-import boards
-import elf
-import gate
-import rtos
-from common import REPO
+from perfcounter import boards
+from perfcounter.target import elf
+from perfcounter.outputs import gate
+from perfcounter.target import rtos
+from perfcounter.paths import REPO
 
 PROFILE = REPO / "scripts" / "profile"
 TASKS = "tests/firmware/tasks.elf"

@@ -4,7 +4,7 @@ longer ones): no crash, no broken invariant, no sanitizer report."""
 
 import pytest
 
-import fuzz
+from perfcounter.cli import fuzz
 
 
 @pytest.mark.slow

@@ -3,9 +3,10 @@
 
 import shutil
 
-import cache
+from perfcounter.build import cache
 import tap
-from common import BUILD, REPO, run
+from perfcounter.build.step import run
+from perfcounter.paths import BUILD, REPO
 
 
 def _build(builddir, interrupted):

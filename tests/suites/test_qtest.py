@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-import qemu
+from perfcounter.build import qemu
 import tap
 
 

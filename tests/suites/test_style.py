@@ -5,8 +5,8 @@ import subprocess
 
 import pytest
 
-import qemu
-from common import REPO
+from perfcounter.build import qemu
+from perfcounter.paths import REPO
 
 SOURCES = sorted(qemu.DEVICE_DIR.rglob("*.[ch]"))
 

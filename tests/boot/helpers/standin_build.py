@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """A small stand-in for the QEMU build, built through the same code as
-the real one (scripts/lib/cache.py): python3 standin_build.py DIR SECONDS.
+the real one (perfcounter.build.cache): python3 standin_build.py DIR SECONDS.
 
 The build takes SECONDS, counts itself in DIR/builds, and leaves
 DIR/tree/result; the tests race it, or kill it half-way."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 LIB = Path(__file__).resolve().parents[3] / "scripts" / "lib"
 sys.path.insert(0, str(LIB))
-import cache  # noqa: E402
+from perfcounter.build import cache  # noqa: E402
 
 
 def main():

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+"""Run a RunConfig: boot its target in QEMU, wait for the end (the
+guest's exit, a stop, the host-time timeout), and read back every
+counter core's readout and the plugin's results into a Result.
+
+    from perfcounter import RunConfig, Target, boards, run
+    result = run(RunConfig(Target("app.elf", boards.get("mps2-an385")),
+                           profile=EXACT))
+    result.exit_code, result.cores[0].clocks, result.profile.histogram
+"""
+
+import tempfile
+import time
+from pathlib import Path
+
+from perfcounter.build import qemu as qemu_build
+from perfcounter.errors import Failure
+from perfcounter.results import Result, plugin_results, readout
+from perfcounter.boot import qemu_process
+from perfcounter.boot.config import EXACT, RunConfig
+
+__all__ = ["EXACT", "RunConfig", "run"]
+
+
+def run(config, qemu=None, workdir=None, echo=False, verbose=False):
+    """Boot config's target, wait for the run to end, return its Result.
+
+    qemu: a built QEMU (built if need be); workdir: where the run's
+    files go (a temporary directory by default, removed after reading).
+    With echo, the guest's output is passed on to standard output as it
+    comes (and kept); otherwise it is captured.  verbose shows the
+    command line.
+    """
+    config.validate()
+    qemu = qemu or qemu_build.ensure_built()
+    if workdir is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            return run(config, qemu, tmp, echo, verbose)
+    workdir = Path(workdir)
+    started = time.monotonic()
+    exited = qemu_process.launch(config.command(qemu, workdir), config.board,
+                         timeout=config.timeout, capture=not echo,
+                         keep=echo, verbose=verbose,
+                         image=config.target.readable, cwd=config.guest_cwd,
+                         console=config.console)
+    result = Result(config, exited.exit_code, exited.output,
+                    exited.timed_out, exited.fault,
+                    qemu_binary=str(qemu.binary(config.board.arch)),
+                    host_seconds=time.monotonic() - started)
+    result.cores = readout.load(config.report_file(workdir, base)
+                                for base, _ in config.cores)
+    try:
+        result.plugin = plugin_results.read(config.plugin_results(workdir))
+    except Failure as err:
+        result.plugin_error = str(err)
+    return result

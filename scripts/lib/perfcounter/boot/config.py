@@ -1,0 +1,255 @@
+# SPDX-License-Identifier: MIT
+"""A run's configuration: every option of one boot as one value, and the
+one place that renders it as a QEMU command line, the plugin's
+arguments among them, quoting what QEMU's option syntax needs quoted.
+
+    config = RunConfig(target, profile=EXACT, cycles=True,
+                       stop_at=(("report", 3),))
+    argv = config.command(qemu, workdir)
+
+Nothing else builds a -plugin or a -device argument, and nothing parses
+one back.
+"""
+
+import dataclasses
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from perfcounter.errors import Failure
+
+EXACT = 0               # the profile period that counts every instruction
+DEFAULT_PERIOD = 1000   # --sample's period in counter clocks
+DEFAULT_TIMEOUT = 60    # host seconds
+# The plugin's limit on cycle windows (cycles.c)
+MAX_WINDOWS = 256
+# Where the plugin writes what it found (docs/plugin-results.md)
+PLUGIN_RESULTS = "plugin-results.txt"
+
+
+def quoted(value):
+    """value as one item of a QEMU option (-device a=1,b=2): a comma in
+    it is written twice."""
+    return str(value).replace(",", ",,")
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything one boot of a target does, measures and stops at.
+
+    target: the perfcounter.Target (image and board).
+    profile: None (no profile), EXACT (every instruction) or a sampling
+      period in counter clocks; stacks: follow calls (and tasks).
+    cycles: estimate cycles with the board's timing model; windows: the
+      (start, end) pc ranges to total apart (default: the image's largest
+      functions); memory, wait_states: the flash part code runs from.
+    counter_clock: what the counter cores count, "time" or "cycles"
+      (default: "cycles" when cycles is on).
+    stop_after: ((kind, count),...): instructions, cycles or time (ns);
+      stop_at: ((symbol or address, nth),...); start_at: where the profile
+      and cycles start.
+    events: count the device's selectable events (the plugin's default).
+    follow_tasks: name tasks by the RTOS the image runs (when profiling
+      with stacks).
+    plugin, counters: load the plugin, attach the counter cores (both by
+      default; without them, only what QEMU itself costs, for the bench).
+    """
+    target: object
+    timeout: float = DEFAULT_TIMEOUT
+    icount: bool = True
+    profile: int = None
+    stacks: bool = True
+    cycles: bool = False
+    windows: tuple = None
+    memory: str = None
+    wait_states: int = None
+    counter_clock: str = None
+    stop_after: tuple = ()
+    stop_at: tuple = ()
+    start_at: str = None
+    add_counters: tuple = ()
+    timeline_events: int = 0
+    console: Path = None
+    qmp: Path = None
+    qemu_args: tuple = ()
+    events: bool = True
+    follow_tasks: bool = True
+    guest_cwd: Path = None
+    plugin: bool = True
+    counters: bool = True
+
+    def replace(self, **changes):
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def board(self):
+        return self.target.board
+
+    @property
+    def has_stop(self):
+        return bool(self.stop_after or self.stop_at)
+
+    def validate(self):
+        """Raise Failure for what cannot be run: --cycles on a board
+        without a model, a stop or start at a symbol the image lacks,
+        what only the plugin measures without it."""
+        if not self.plugin and (self.profile is not None or self.cycles or
+                                self.has_stop or self.start_at):
+            raise Failure("profiles, cycles, stops and starts are the "
+                          "plugin's: they need plugin=True")
+        self.cycle_model
+        self.stop_pcs
+        self.start_pc
+
+    @cached_property
+    def cycle_model(self):
+        """The board's timing model if cycles is on (Failure without)."""
+        if not self.cycles:
+            return None
+        if not self.board.cycle_model:
+            from perfcounter import boards
+            raise Failure(
+                f"no cycle model for {self.board.name} ({self.board.cpu}); "
+                f"boards with one: "
+                + ", ".join(b.name for b in boards.with_cycle_model()))
+        return self.board.cycle_model
+
+    @cached_property
+    def stop_pcs(self):
+        """((symbol or address, pc, nth),...) of stop_at."""
+        return tuple((where, self.target.address(where), nth)
+                     for where, nth in self.stop_at)
+
+    @cached_property
+    def start_pc(self):
+        return self.target.address(self.start_at) if self.start_at else None
+
+    @cached_property
+    def cycle_windows(self):
+        """{(start, end): name or None} of the windows the plugin totals
+        apart: the given ones, or each of the image's largest sized
+        functions (the function's own cycles, its callees' not)."""
+        if not self.cycles:
+            return {}
+        if self.windows is not None:
+            return {w: None for w in self.windows}
+        functions = sorted((f for f in self.target.functions if f[1]),
+                           key=lambda f: -f[1])[:MAX_WINDOWS]
+        return {(start, start + size): name
+                for start, size, name in functions}
+
+    @property
+    def clock(self):
+        return self.counter_clock or ("cycles" if self.cycles else "time")
+
+    @cached_property
+    def task_layout(self):
+        """The RTOS layout the plugin follows tasks with, or None."""
+        if self.profile is None or not self.stacks or not self.follow_tasks:
+            return None
+        layout = self.target.rtos_layout
+        return None if isinstance(layout, str) else layout
+
+    # What the run writes in its work directory
+
+    def plugin_results(self, workdir):
+        return Path(workdir) / PLUGIN_RESULTS
+
+    def report_file(self, workdir, base):
+        """Where the core at base writes its readout when QEMU exits."""
+        return Path(workdir) / f"perf-counter-{base:#010x}.json"
+
+    @property
+    def cores(self):
+        """[(base, sections)] of every counter core attached."""
+        return list(self.board.counters) + list(self.add_counters)
+
+    # The command line
+
+    def plugin_options(self, workdir):
+        """The plugin's arguments, unquoted (docs of perfctr.c)."""
+        options = [f"events={'on' if self.events else 'off'}"]
+        if self.board.arch in ("arm", "aarch64"):
+            options.append(f"isa={self.board.isa}")
+        options.append(f"out={self.plugin_results(workdir)}")
+        if self.profile is not None:
+            options += [f"profile="
+                        f"{'exact' if self.profile == EXACT else self.profile}",
+                        f"stacks={'on' if self.stacks else 'off'}"]
+        if self.cycles:
+            options.append(f"cycles={self.cycle_model}")
+            options += [f"window={start:#x}-{end:#x}"
+                        for start, end in sorted(self.cycle_windows)]
+            if self.memory:
+                options.append(f"memory={self.memory}")
+            if self.wait_states is not None:
+                options.append(f"wait-states={self.wait_states}")
+        options += [f"stop={kind}:{count}" for kind, count in self.stop_after]
+        options += [f"stop=pc:{pc:#x}:{nth}" for _, pc, nth in self.stop_pcs]
+        if self.start_pc is not None:
+            options.append(f"start={self.start_pc:#x}")
+        if self.task_layout:
+            options.append(self.task_layout.plugin_option())
+        return options
+
+    def device_properties(self, workdir, base, sections):
+        """The -device value of the counter core at base."""
+        props = [f"perf-counter,base={base:#x}", f"num-sections={sections}",
+                 f"clock-frequency={self.board.freq}",
+                 f"report-file={quoted(self.report_file(workdir, base))}"]
+        if self.timeline_events:
+            props.append(f"timeline-size={self.timeline_events}")
+        if self.clock == "cycles":
+            props.append("clock=cycles")
+        return ",".join(props)
+
+    def command(self, qemu, workdir):
+        """The QEMU command line (a list) that boots the target: its UARTs
+        and semihosting on QEMU's stdout (or the console file), every
+        counter core, -icount, the plugin, QMP, the extra arguments."""
+        board = self.board
+        cmd = headless(qemu, board, serial=False) + \
+            console_args(board, self.console)
+        cmd += ["-chardev", "stdio,id=guest-stdio", "-semihosting-config",
+                "enable=on,target=native,chardev=guest-stdio"]
+        for base, sections in self.cores if self.counters else ():
+            cmd += ["-device", self.device_properties(workdir, base,
+                                                      sections)]
+        if self.icount:
+            cmd += ["-icount",
+                    f"shift={board.icount_shift},sleep=off,align=off"]
+        if self.plugin:
+            cmd += ["-plugin", ",".join(
+                [quoted(qemu.plugin)] + [quoted(o) for o in
+                                         self.plugin_options(workdir)])]
+        if self.qmp:
+            cmd += ["-qmp", f"unix:{quoted(Path(self.qmp).resolve())},"
+                    f"server=on,wait=off"]
+        return cmd + list(self.qemu_args) + \
+            ["-kernel", str(Path(self.target.path).resolve())]
+
+
+def headless(qemu, board, serial=True):
+    """QEMU started as board, with no display or monitor, and no serial
+    port unless serial is False (the caller gives them)."""
+    return [str(qemu.binary(board.arch))] + board.qemu_args + [
+        "-display", "none", "-monitor", "none"] + (
+            ["-serial", "none"] if serial else [])
+
+
+def console_args(board, console=None):
+    """Every UART of board, and a Cortex-M's ITM stimulus ports (printf
+    over SWO), to QEMU's stdout, where the guest's semihosting output
+    goes too, or to the file console.  Each writes when the guest does,
+    so they stay in the guest's order."""
+    # Not stdio (one frontend) nor a mux (four at most): the same file
+    # opened once for each UART, appending
+    path = quoted(Path(console).resolve() if console else "/proc/self/fd/1")
+    args = []
+    for i in range(board.uarts):
+        args += ["-chardev", f"file,id=uart{i},path={path},append=on",
+                 "-serial", f"chardev:uart{i}"]
+    if board.cortex_m:
+        args += ["-chardev", f"file,id=itm,path={path},append=on",
+                 "-global", "armv7m-itm.chardev=itm"]
+    return args

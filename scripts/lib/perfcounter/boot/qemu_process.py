@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: MIT
+"""Run a QEMU command line (a RunConfig renders it): its output passed
+on as it comes, a guest fault told in one line, a host-time timeout."""
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from perfcounter.boot import faults
+from perfcounter.boot.config import DEFAULT_TIMEOUT
+from perfcounter.errors import Failure
+from perfcounter.messages import say
+
+TIMEOUT_EXIT = 124
+# How long a timed-out QEMU has, after SIGTERM, to run its exit
+# notifiers (the cores write their report-file) before SIGKILL
+TERM_GRACE = 5
+
+
+@dataclass
+class Exited:
+    """How a QEMU process ended, and what the guest printed."""
+    exit_code: int
+    output: str          # the guest's stdout (when captured or kept)
+    timed_out: bool
+    fault: str = None    # the one-line reason, if the guest faulted
+
+
+# What QEMU says when it shuts down on the SIGTERM that stop() sends
+_OUR_SIGTERM = re.compile(r": terminating on signal 15 from pid "
+                          rf"{os.getpid()}\b")
+
+
+class Relay:
+    """Pass a QEMU output stream on as it comes (or capture it), less
+    the board's known noise, but for a fault report: that is held back
+    until QEMU is gone, so that its one-line reason can come first."""
+
+    def __init__(self, dest, image, capture=False, noise=(), keep=False):
+        self.dest = dest
+        self.image = image
+        self.capture = capture
+        self.keep = keep
+        self.noise = noise
+        self.captured = []
+        self.report = []
+        self.fault = None
+        self.stopping = False   # set when we send QEMU its SIGTERM
+
+    def read(self, stream):
+        for line in stream:
+            if line.rstrip("\n") in self.noise or (
+                    self.stopping and _OUR_SIGTERM.search(line)):
+                continue
+            if self.report or faults.is_header(line):
+                self.report.append(line)
+            else:
+                self._emit(line)
+        if self.report:
+            self.fault = faults.reason(self.report, self.image)
+            if not self.capture:
+                say(self.fault)
+            for line in self.report:
+                self._emit(line)
+
+    def _emit(self, line):
+        if self.capture or self.keep:
+            self.captured.append(line)
+        if not self.capture:
+            self.dest.write(line)
+            self.dest.flush()
+
+
+def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
+           verbose=False, image=None, keep=False, cwd=None, console=None):
+    """Run the QEMU command cmd (for board) until the guest exits; stop
+    it after timeout host seconds.  Returns how it Exited.
+
+    QEMU's stderr is passed on as it comes, less the board's known noise.
+    image (an elf.Image) names the function a fault is in.  With
+    capture, the guest's stdout is kept instead of passed on; with keep,
+    passed on and also kept.  cwd is where the guest's semihosting file
+    I/O lands; console the file the UARTs write (emptied first).
+    """
+    if console:
+        Path(console).write_text("")    # the UARTs append
+    if verbose:
+        say("running: " + " ".join(cmd))
+    try:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True,
+                                errors="replace")
+    except OSError as err:
+        raise Failure(f"cannot run {cmd[0]}: {err}") from None
+    noise = {f"{Path(cmd[0]).name}: {n}" for n in board.stderr_noise}
+    output = Relay(sys.stdout, image, capture, keep=keep)
+    errors = Relay(sys.stderr, image, noise=noise)
+    readers = [threading.Thread(target=r.read, args=(stream,)) for r, stream
+               in [(output, proc.stdout), (errors, proc.stderr)]]
+    for reader in readers:
+        reader.start()
+    timed_out = False
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        errors.stopping = True
+        stop(proc)
+        timed_out = True
+    for reader in readers:
+        reader.join()
+    # Killed by a signal (QEMU aborts on a fatal error): 128 + signal,
+    # as a shell says it
+    code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    return Exited(TIMEOUT_EXIT if timed_out else code,
+                  "".join(output.captured), timed_out,
+                  output.fault or errors.fault)
+
+
+def stop(proc, grace=TERM_GRACE):
+    """Stop a QEMU that has run too long: SIGTERM first, on which QEMU
+    shuts down as a guest's exit would, running its exit notifiers (so
+    each core writes its report-file); SIGKILL if it is still there
+    after grace seconds. Returns how: "terminated" or "killed"."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=grace)
+        return "terminated"
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        return "killed"
+
+
+def timeout_message(guest, timeout):
+    return (f"timeout: the guest ({guest}) did not finish within {timeout} s "
+            f"and was stopped; if it is just slow, raise --timeout")

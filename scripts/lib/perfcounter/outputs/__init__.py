@@ -1,0 +1,189 @@
+# SPDX-License-Identifier: MIT
+"""What a run gives besides the guest's own output, each written from
+the run's Result (never from a command line): the profile (gmon.out,
+stacks, flame graph, speedscope, per task) and gprof's flat profile,
+the cycle estimate, the host's readout of every core, --json,
+--timeline, the charts, and the regression gate against a baseline.
+
+    status = outputs.write(result, OutputOptions(json=Path("run.json")))
+"""
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from perfcounter.errors import Failure
+from perfcounter.messages import say
+from perfcounter.outputs import (charts, cycles, gate, gprof, hotspots,
+                                 json_report, timeline)
+from perfcounter.results import readout
+from perfcounter.boot import qemu_process
+
+
+@dataclass
+class OutputOptions:
+    """Which outputs to write, and where.
+
+    gmon: gmon.out's path (with a profile); stacks, flamegraph,
+    speedscope: the call stacks' files; per_task: a gmon.out per task;
+    gprof_unit: "seconds" or "clocks"; gprof_call_graph: the -pg
+    workflow (the guest's own call counts, and gprof's call graph);
+    host_report: "auto", "always" or "never"; chart: a text bar chart;
+    svg, json, timeline: files; baseline: an earlier --json file to gate
+    against, with thresholds ({key: gate.Threshold}) and junit.
+    """
+    gmon: Path = None
+    stacks: Path = None
+    flamegraph: Path = None
+    speedscope: Path = None
+    per_task: bool = False
+    gprof_unit: str = "seconds"
+    gprof_call_graph: bool = False
+    host_report: str = "auto"
+    chart: bool = False
+    svg: Path = None
+    json: Path = None
+    timeline: Path = None
+    baseline: Path = None
+    thresholds: dict = field(default_factory=dict)
+    junit: Path = None
+
+
+def wrote(path):
+    say(f"wrote {path} ({Path(path).stat().st_size:,} bytes)")
+
+
+def write(result, options):
+    """Every output options asks for, in the order a person reads them;
+    returns the exit status (the guest's, or gate.REGRESSION_EXIT for a
+    regression in a run that exited 0)."""
+    write_estimates(result, options)
+    cores = result.cores
+    if not cores:
+        say("no readout of the counters: QEMU was stopped before it "
+            "could write one" + (f" (it did not stop within "
+                                 f"{qemu_process.TERM_GRACE} s of SIGTERM and was "
+                                 f"killed)" if result.timed_out else ""))
+    readout.match_guest_reports(cores, result.output)
+    host_reports(cores, options.host_report, result.timed_out)
+    if result.target.built:
+        warn_empty_sections(cores, result.target.built.optimization)
+    if options.chart:
+        print(charts.text(cores, unicode=_utf8(sys.stdout)), end="",
+              flush=True)
+    doc = None
+    if options.json or options.baseline:
+        doc = json_report.document(result)
+    if options.json:
+        json_report.write(options.json, doc)
+        wrote(options.json)
+    if options.timeline:
+        timeline.warn_dropped(cores)
+        timeline.write(options.timeline, result)
+        wrote(options.timeline)
+    if options.svg:
+        title = f"{result.target.path.name} on {result.board.name}: " \
+            f"clocks per section"
+        Path(options.svg).write_text(charts.svg(cores, title))
+        wrote(options.svg)
+    status = result.exit_code
+    if options.baseline:
+        regressed = check_baseline(options, doc)
+        if regressed and status == 0:
+            status = gate.REGRESSION_EXIT
+    return status
+
+
+def write_estimates(result, options):
+    """The profile and the cycle estimate, however the run ended; a run
+    cut short says so, and one QEMU could not finish writing loses only
+    what is missing."""
+    config = result.config
+    mark = " (cut short by --timeout)" if result.timed_out else ""
+    try:
+        if config.profile is not None:
+            if mark:
+                say("profile" + mark + ":")
+            sys.stdout.write(hotspots.write(result, options))
+            if options.gprof_call_graph:
+                sys.stdout.write(gprof.run(result.target, options.gmon,
+                                           "-q"))
+            sys.stdout.flush()
+        if config.cycles:
+            if mark:
+                say("cycles" + mark + ":")
+            sys.stdout.write(cycles.report(result))
+            sys.stdout.flush()
+    except Failure as err:
+        if not result.timed_out:
+            raise
+        say(f"no profile of the run cut short: {err}")
+
+
+def host_reports(cores, mode, timed_out=False):
+    """Print the host's readout of each core that counted anything and
+    that the guest printed no report of (mode "auto"; of a guest that
+    timed out, whether it printed one or not: what it had counted when
+    QEMU was stopped), of every core ("always"), or of none ("never")."""
+    for core in cores:
+        if mode == "never" or (mode == "auto" and (
+                not core.used or (core.reported and not timed_out))):
+            continue
+        last = max((s.number for s in core.sections
+                    if s.clocks or s.occurrences), default=1)
+        why = "" if core.reported else " (the guest printed none)"
+        what = "host readout"
+        if timed_out:
+            what, why = "partial host readout", \
+                " (when the guest was stopped)"
+        print(f"[perf-counter] {what} of the core at "
+              f"{core.base:#010x}{why}:")
+        print(readout.format_report(core, last), end="", flush=True)
+
+
+def warn_empty_sections(cores, optimization):
+    """A section of the user's sources that was entered but measured 1
+    clock or less: its code was most likely optimized away (a loop
+    whose result is not used), which programs written for Nios II,
+    built at -O0 or -Os there, do not expect.  Not a section named for
+    the overhead it measures on purpose, empty (AN 391's pc_overhead)."""
+    for core in cores:
+        for s in core.sections:
+            name = s.name or f"section {s.number}"
+            if s.occurrences and s.clocks <= s.occurrences and \
+                    "overhead" not in name.lower():
+                level = f" at -O{optimization}"
+                say(f"{name} (core {core.base:#010x}) measured "
+                    f"{s.clocks} clock(s) in {s.occurrences} "
+                    f"occurrence(s): the compiler{level} may have removed "
+                    f"its code (a loop whose result is never used); "
+                    f"Nios II programs are usually built with -O0 or -Os "
+                    f"(scripts/profile -O 0), or use the result")
+
+
+def check_baseline(options, doc):
+    """Compare with the baseline; print and publish the table; True if a
+    counter regressed."""
+    baseline = json_report.load(options.baseline)
+    thresholds = dict(options.thresholds)
+    rows = gate.compare(doc, baseline, thresholds)
+    for key in gate.unused_thresholds(rows, thresholds):
+        say(f"--threshold {key}=...: no section of the run is called or "
+            f"numbered {key}, with that metric")
+    table = gate.markdown(rows)
+    print(table, end="", flush=True)
+    if gate.publish_summary(table):
+        say("appended the table to $GITHUB_STEP_SUMMARY")
+    if options.junit:
+        gate.junit_suite(rows).write(str(options.junit), pretty=True)
+        wrote(options.junit)
+    failed = [r for r in rows if r.failed]
+    if failed:
+        say(f"regression against {options.baseline}: "
+            + ", ".join(f"{r.name} {r.metric} ({r.core})" for r in failed))
+    return bool(failed)
+
+
+def _utf8(stream):
+    return (getattr(stream, "encoding", "") or "").lower().replace(
+        "-", "") == "utf8"

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: MIT
+"""scripts/profile --cycles: the plugin's estimated cycles (its timing
+model of the board's core, docs/cycles.md) for the whole run and for
+each function of the image (a plugin window on each function's pcs:
+the function's own cycles, its callees' not included)."""
+
+from perfcounter.errors import Failure
+
+TOP = 15                # functions shown
+
+
+def report(result):
+    """The text to print after the guest's output."""
+    plugin = result.plugin
+    if plugin is None:
+        raise Failure(result.plugin_error)
+    if not plugin.cycles_model:
+        raise Failure(f"the plugin wrote no cycle estimate "
+                      f"({plugin.mode})")
+    names = result.config.cycle_windows
+    memory = "" if plugin.cycles_memory == "sram" else \
+        f"flash of {plugin.cycles_memory}, "
+    lines = [f"cycles: {plugin.cycles} estimated cycles "
+             f"({result.board.cpu}, model {plugin.cycles_model}, "
+             f"{memory}{plugin.cycles_wait_states} wait state"
+             f"{'' if plugin.cycles_wait_states == 1 else 's'}) for "
+             f"{plugin.cycles_instructions} instructions, IPC "
+             f"{ipc(plugin.cycles_instructions, plugin.cycles)}"]
+    rows = sorted(((c, i, names.get(w) or f"{w[0]:#x}-{w[1]:#x}")
+                   for w, (c, i) in plugin.windows.items() if c),
+                  key=lambda r: (-r[0], r[2]))
+    if rows:
+        lines.append(f"{'cycles':>12} {'%':>6} {'instructions':>13} "
+                     f"{'IPC':>5}  function (own code)")
+    for c, i, name in rows[:TOP]:
+        lines.append(f"{c:>12} {100 * c / plugin.cycles:>6.2f} "
+                     f"{i:>13} {ipc(i, c):>5}  {name}")
+    return "\n".join(lines) + "\n"
+
+
+def ipc(instructions, cycles):
+    return f"{instructions / cycles:.2f}" if cycles else "-"

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: MIT
+"""scripts/profile --sample: where the time goes, with no code in the
+guest.  The plugin records the pc (sampled or every instruction) and
+the calls; this turns a run's profile into a gmon.out for the board's
+gprof, collapsed stacks, a flame graph, a speedscope file, a gmon.out
+per task, and the flat profile printed after the guest's output.
+"""
+
+import argparse
+
+from perfcounter.errors import Failure
+from perfcounter.messages import say
+from perfcounter.outputs import (flamegraph, gmon, gprof, speedscope,
+                                 task_gmon)
+from perfcounter.results import contexts, stacks
+from perfcounter.boot.config import EXACT
+
+
+def period(text):
+    """--sample's value: a number of counter clocks, or exact."""
+    if text == "exact":
+        return EXACT
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise argparse.ArgumentTypeError(
+        f"'{text}' is not a period: give a number of counter clocks (1 or "
+        f"more) or exact")
+
+
+def gmon_unit(result, unit):
+    """(rate, dimension, abbreviation) of gmon.out's histogram: a count
+    is period counter clocks, so seconds are the counter's."""
+    period = max(result.config.profile, 1)
+    if unit == "clocks":
+        return period, "clocks", "c"
+    return round(result.board.freq / period), "seconds", "s"
+
+
+def write(result, options, report=say):
+    """Write gmon.out (options.gmon) and what else options ask for
+    (stacks, flamegraph, speedscope, per_task), report what was written;
+    return gprof's flat profile and the tasks' table, to print.
+
+    With options.gprof_call_graph (the -pg workflow), the call arcs of
+    the gmon.out the guest wrote (in config.guest_cwd) replace the ones
+    followed host-side.
+    """
+    profile = result.profile
+    if profile is None:
+        raise Failure(result.plugin_error or
+                      f"the plugin wrote no profile ({result.plugin.mode})")
+    config, target, board = result.config, result.target, result.board
+    arcs = profile.arcs
+    if options.gprof_call_graph:
+        guest_gmon = config.guest_cwd / "gmon.out"
+        if not guest_gmon.exists():
+            raise Failure(
+                "the program wrote no gmon.out: build it with -pg "
+                "(scripts/profile --gprof does) and let it return from "
+                "main or call exit(), which writes the file")
+        arcs = gmon.read_arcs(guest_gmon, board.address_bytes)
+    unit = gmon_unit(result, options.gprof_unit)
+    size = gmon.write(options.gmon, profile.histogram, arcs, *unit,
+                      address_bytes=board.address_bytes)
+    what = "every instruction" if config.profile == EXACT else \
+        f"a sample every {config.profile} clocks"
+    report(f"profile: {profile.instructions} instructions, {what}; "
+           f"{options.gmon} ({size} bytes); read it with: "
+           f"{gprof.tool(board)} {target.path} {options.gmon}")
+    if profile.depth_lost:
+        report(f"profile: {profile.depth_lost} calls went deeper than "
+               f"the profiler follows; their time is charged to the "
+               f"deepest frame it kept")
+    if options.stacks or options.flamegraph or options.speedscope:
+        collapsed = stacks.collapse(profile, target)
+    if options.stacks:
+        stacks.write(options.stacks, collapsed)
+        report(f"profile: {len(collapsed)} call stacks in {options.stacks}")
+    counted = "instructions" if config.profile == EXACT else "samples"
+    if options.flamegraph:
+        options.flamegraph.write_text(flamegraph.render(
+            stacks.lines(collapsed), f"{target.path.name} on {board.name}",
+            counted))
+        report(f"profile: flame graph in {options.flamegraph}")
+    if options.speedscope:
+        speedscope.write(options.speedscope, collapsed,
+                         f"{target.path.name} on {board.name} ({counted})")
+        report(f"profile: speedscope file in {options.speedscope} "
+               f"({options.speedscope.stat().st_size:,} bytes)")
+    flat = gprof.run(target, options.gmon, "-p")
+    flat += contexts.report(profile, target)
+    if options.per_task:
+        written = task_gmon.write(profile, target, options.gmon,
+                                  gmon_unit(result, "seconds"))
+        report(f"profile: a gmon.out per task and handler: "
+               f"{len(written)} files, "
+               f"{task_gmon.pattern(options.gmon)}")
+        flat += task_gmon.report(target, written)
+    return flat

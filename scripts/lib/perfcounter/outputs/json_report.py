@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: MIT
+"""scripts/profile --json: one document with everything about a run.
+
+Its schema is schemas/profile-report.schema.json (JSON Schema draft 7),
+versioned by the "version" member: a new member may appear within a
+version; a member that changes meaning or goes away makes a new one.
+"""
+
+import hashlib
+import json
+import re
+import subprocess
+from pathlib import Path
+
+from perfcounter.errors import Failure
+from perfcounter.paths import REPO
+from perfcounter.results import contexts
+from perfcounter.boot import stops
+
+FORMAT = "perf-counter-profile"
+VERSION = 1
+SCHEMA = REPO / "schemas" / "profile-report.schema.json"
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def qemu_version(binary):
+    """'10.0.13' from the binary's --version."""
+    out = subprocess.run([str(binary), "--version"], capture_output=True,
+                         text=True).stdout
+    m = re.search(r"version (\S+)", out)
+    return m.group(1) if m else "unknown"
+
+
+def _counts(obj, clocks, occurrences, instructions, clock_hz, total):
+    d = {"clocks": clocks, "occurrences": occurrences,
+         "seconds": clocks / clock_hz}
+    if instructions is not None:
+        d["instructions"] = instructions
+    if total is not None:
+        d["percent"] = clocks * 100.0 / total if total else 0.0
+    obj.update(d)
+    return obj
+
+
+def core_doc(core):
+    sections = []
+    for s in core.sections:
+        sections.append(_counts({"section": s.number, "name": s.name},
+                                s.clocks, s.occurrences, s.instructions,
+                                core.clock_hz, core.clocks))
+    doc = {"base": core.base, "base_hex": f"{core.base:#010x}",
+           "clock_hz": core.clock_hz, "clock": core.clock,
+           "num_sections": core.sections_count,
+           "reported_by_guest": core.reported,
+           "virtual_ns": core.virtual_ns,
+           "global": _counts({}, core.clocks, core.occurrences,
+                             core.instructions, core.clock_hz, None),
+           "sections": sections}
+    if core.timeline is not None:
+        doc["timeline"] = {"capacity": core.timeline["capacity"],
+                           "recorded": len(core.timeline["events"]),
+                           "dropped": core.timeline["dropped"]}
+    return doc
+
+
+def document(result):
+    """The --json document of a run (a Result)."""
+    config, board, image = result.config, result.board, result.target.path
+    icount_shift = board.icount_shift if config.icount else None
+    doc = {
+        "format": FORMAT,
+        "version": VERSION,
+        "board": board.name,
+        "cpu": board.cpu,
+        "arch": board.arch,
+        "counter_clock_hz": board.freq,
+        "icount": {"enabled": icount_shift is not None,
+                   "shift": icount_shift},
+        "qemu": {"version": qemu_version(result.qemu_binary)},
+        "image": {"path": str(image), "sha256": sha256(image),
+                  "size": Path(image).stat().st_size},
+        "exit_code": result.exit_code,
+        "timed_out": result.timed_out,
+        "cores": [core_doc(c) for c in result.cores],
+        "run": stops.json_run(result),
+    }
+    profile = result.profile
+    if profile and profile.contexts:
+        doc["contexts"] = contexts.rows(profile, result.target)
+    return doc
+
+
+def write(path, doc):
+    Path(path).write_text(json.dumps(doc, indent=2) + "\n")
+
+
+def load(path):
+    """A --json document, checked to be one (for --baseline)."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as err:
+        raise Failure(f"{path}: cannot read a --json document: {err}") \
+            from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise Failure(f"{path}: not a scripts/profile --json document")
+    if doc.get("version") != VERSION:
+        raise Failure(f"{path}: --json version {doc.get('version')}; this "
+                      f"scripts/profile reads version {VERSION}")
+    return doc

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: MIT
+"""scripts/profile --per-task: a gmon.out for each task and interrupt
+handler, beside the run's, from the call stacks rooted at it (the
+plugin's contexts.c), and gprof's flat profile of each."""
+
+import re
+
+from perfcounter.results import contexts
+from perfcounter.outputs import gmon
+from perfcounter.outputs import gprof
+
+
+def histograms(profile):
+    """{context id: {pc: count}}: what ran in each context."""
+    context_of = {}
+    out = {}
+    for (node, pc), count in profile.stacks.items():
+        if node not in context_of:
+            context_of[node] = profile.call_sites(node)[1]
+        cid = context_of[node]
+        if cid is not None:
+            histogram = out.setdefault(cid, {})
+            histogram[pc] = histogram.get(pc, 0) + count
+    return out
+
+
+def path_for(gmon_path, label):
+    """gmon.LABEL.out beside gmon_path, LABEL made a file name."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "-",
+                  label.replace("[irq] ", "irq-")).strip("-.")
+    return pattern(gmon_path, safe)
+
+
+def pattern(gmon_path, part="*"):
+    """gmon.*.out: the files beside gmon_path."""
+    return gmon_path.with_name(f"{gmon_path.stem}.{part}{gmon_path.suffix}")
+
+
+def write(profile, target, gmon_path, unit):
+    """Write a gmon.out per context that ran (rate, dimension and
+    abbreviation as the run's: unit); return [(label, path)], busiest
+    first, handlers after tasks."""
+    names = contexts.labels(profile, target)
+    per_context = histograms(profile)
+    written = []
+    for c in contexts.used(profile):
+        if c.id in per_context:
+            path = path_for(gmon_path, names[c.id])
+            gmon.write(path, per_context[c.id], {}, *unit,
+                       address_bytes=target.board.address_bytes)
+            written.append((names[c.id], path))
+    return written
+
+
+def report(target, written):
+    """gprof's flat profile of each context's gmon.out."""
+    parts = ["\nFlat profile of each task and interrupt handler "
+             "(--per-task):\n"]
+    for label, path in written:
+        parts.append(f"\n{label} ({path}):\n")
+        parts.append(gprof.run(target, path, "-p"))
+    return "".join(parts)

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+"""The result of a run: how it ended, what the guest printed, every
+counter core's readout and everything the plugin found.  Every output
+writer (perfcounter.outputs) takes a Result."""
+
+from dataclasses import dataclass, field
+
+from perfcounter.results.plugin_results import Outcome
+
+
+@dataclass
+class Result:
+    """One run of a RunConfig.
+
+    exit_code: the guest's (124 when the host-time timeout cut it short,
+    128 + N when QEMU died of signal N).  output: the guest's standard
+    output (kept or captured; the UARTs' unless they went to a console
+    file).  cores: the readout.Core of every counter core that wrote one.
+    plugin: the plugin_results.PluginResults, None if the plugin wrote
+    none (plugin_error says why).
+    """
+    config: object
+    exit_code: int
+    output: str
+    timed_out: bool
+    fault: str = None
+    cores: list = field(default_factory=list)
+    plugin: object = None
+    plugin_error: str = None
+    qemu_binary: str = None
+    host_seconds: float = None
+
+    @property
+    def target(self):
+        return self.config.target
+
+    @property
+    def board(self):
+        return self.config.board
+
+    @property
+    def outcome(self):
+        """How the plugin saw the run end (empty if it wrote nothing)."""
+        return self.plugin.outcome if self.plugin else Outcome()
+
+    @property
+    def ended(self):
+        """What ended the run: "timeout", "stop" or "exit"."""
+        if self.timed_out:
+            return "timeout"
+        return "stop" if self.outcome.stopped_by else "exit"
+
+    @property
+    def profile(self):
+        """The PluginResults when the run was profiled, else None."""
+        return self.plugin if self.plugin and self.plugin.profiled else None

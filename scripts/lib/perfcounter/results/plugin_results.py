@@ -1,0 +1,167 @@
+# SPDX-License-Identifier: MIT
+"""The one reader of what the instrumentation plugin writes when QEMU
+exits (its out= file; the format is docs/plugin-results.md): the
+profile, the tasks and handlers, the estimated cycles, and how the run
+ended."""
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from perfcounter.errors import Failure
+
+FORMAT_LINE = "perfctr-profile 1"
+
+
+@dataclass
+class Outcome:
+    """How the run ended, as the plugin saw it (stop.c's stop_write)."""
+    instructions: int = None    # retired, when -icount knew them
+    ns: int = None              # virtual time
+    stopped_by: str = None      # "instructions N", "pc 0xA K"...
+    start: str = None           # "reached" or "not-reached"
+
+
+@dataclass
+class Context:
+    """A task or an exception handler the plugin followed (contexts.c)."""
+    id: int
+    kind: str                       # "task" or "handler"
+    number: int                     # a handler's exception number
+    root: int                       # its call stacks' root node
+    first_pc: int                   # where it first ran; 0 if not known
+    key: int                        # a task's control block, or its sp
+    stack_base: int                 # its stack's lowest address; 0
+    instructions: int
+    cycles: int
+    switches_in: int
+    runs: int                       # a handler's runs
+    run_min: int                    # instructions of one run
+    run_max: int
+    run_total: int
+    run_cycles_min: int
+    run_cycles_max: int
+    sp_low: int                     # its deepest stack pointer; 0
+    sp_high: int
+    stack_used: int                 # bytes: a task's from its highest sp
+    #                                 to its lowest, a handler's most in
+    #                                 one run, from its sp at entry
+    name: str                       # the RTOS's name for a task
+
+
+@dataclass
+class PluginResults:
+    """Everything in the plugin's results file."""
+    mode: str = ""                  # "exact", "sample" or "none"
+    period: int = 1                 # instructions per count
+    instructions: int = 0           # executed in all
+    depth_lost: int = 0             # calls deeper than the plugin tracks
+    histogram: dict = field(default_factory=dict)   # pc: count
+    arcs: dict = field(default_factory=dict)        # (site, callee): calls
+    nodes: dict = field(default_factory=dict)       # node: (parent, site)
+    stacks: dict = field(default_factory=dict)      # (node, pc): count
+    cycles_model: str = ""          # the timing model, if one ran
+    cycles_memory: str = ""         # the flash part it had code in
+    cycles_wait_states: int = 0
+    cycles: int = 0                 # estimated cycles in all
+    cycles_instructions: int = 0    # instructions the model saw
+    windows: dict = field(default_factory=dict)  # (start, end): (cyc, insns)
+    contexts: dict = field(default_factory=dict)     # id: Context
+    switches: list = field(default_factory=list)     # (ns, insns, vcpu, id)
+    switches_dropped: int = 0
+    end_ns: int = None              # virtual time when the profile ended
+    end_instructions: int = None
+    outcome: Outcome = field(default_factory=Outcome)
+
+    @property
+    def profiled(self):
+        """Whether it holds a profile (pcs, arcs, stacks)."""
+        return self.mode in ("exact", "sample")
+
+    @cached_property
+    def roots(self):
+        """{root node: the context whose call stacks start there}"""
+        return {c.root: c.id for c in self.contexts.values()}
+
+    def call_sites(self, node):
+        """The call sites from the root down to node, and the context
+        whose call stack it is in (None if it is in none)."""
+        sites = []
+        while node:
+            if node in self.roots:
+                return sites[::-1], self.roots[node]
+            node, site = self.nodes[node]
+            sites.append(site)
+        return sites[::-1], None
+
+
+def read(path):
+    """The PluginResults the plugin wrote to path; Failure if there are
+    none (QEMU failed to start, or was killed before it could write)."""
+    try:
+        lines = open(path).read().splitlines()
+    except OSError as err:
+        raise Failure(f"the profiler wrote no results ({err}); see QEMU's "
+                      f"messages above") from None
+    if not lines or lines[0] != FORMAT_LINE:
+        raise Failure(f"{path} is not a profile the plugin wrote")
+    p = PluginResults()
+    for line in lines[1:]:
+        tag, *fields = line.split()
+        if tag == "switch":
+            # Most lines of a long run with tasks: decimal, parsed as such
+            p.switches.append(tuple(map(int, fields)))
+            continue
+        if tag == "context":
+            nums = [int(f, 0) for f in fields[2:19]]
+            c = Context(int(fields[0]), fields[1], *nums,
+                        name=line.split(None, 20)[20]
+                        if len(fields) > 19 else "")
+            p.contexts[c.id] = c
+            continue
+        if tag == "stopped-by":
+            p.outcome.stopped_by = line.partition(" ")[2]
+            continue
+        if tag == "start":
+            p.outcome.start = fields[-1]
+            continue
+        if tag in ("mode", "cycles-model", "cycles-memory"):
+            values = fields
+        else:
+            values = [int(f, 0) for f in fields]
+        if tag == "mode":
+            p.mode = values[0]
+        elif tag == "cycles-model":
+            p.cycles_model = values[0]
+        elif tag == "cycles-memory":
+            p.cycles_memory = values[0]
+        elif tag == "cycles-wait-states":
+            p.cycles_wait_states = values[0]
+        elif tag == "cycles":
+            p.cycles = values[0]
+        elif tag == "cycles-instructions":
+            p.cycles_instructions = values[0]
+        elif tag == "window":
+            p.windows[values[0], values[1]] = (values[2], values[3])
+        elif tag == "period":
+            p.period = values[0]
+        elif tag == "instructions":
+            p.instructions = values[0]
+        elif tag == "depth-lost":
+            p.depth_lost = values[0]
+        elif tag == "pc":
+            p.histogram[values[0]] = values[1]
+        elif tag == "arc":
+            p.arcs[values[0], values[1]] = values[2]
+        elif tag == "node":
+            p.nodes[values[0]] = (values[1], values[2])
+        elif tag == "stack":
+            p.stacks[values[0], values[1]] = values[2]
+        elif tag == "switches-dropped":
+            p.switches_dropped = values[0]
+        elif tag == "contexts-end":
+            p.end_ns, p.end_instructions = values
+        elif tag == "run-instructions":
+            p.outcome.instructions = values[0]
+        elif tag == "run-ns":
+            p.outcome.ns = values[0]
+    return p

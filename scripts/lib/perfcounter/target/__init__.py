@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: MIT
+"""The target of a run: a firmware image on a board.
+
+The image is read once (its header, loadable segments and symbols,
+with Debian's pyelftools) and its DWARF only when something asks (the
+RTOS's task layout); everything downstream (stops, call stacks, task
+names, fault messages, the cycle windows) asks the Target, not the file.
+"""
+
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+from perfcounter.errors import Failure
+from perfcounter.target import bootable, elf, rtos
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """How the image was built from the user's sources, when it was: what
+    the messages about its sections refer to."""
+    optimization: str = "2"
+
+
+class Target:
+    """An image to boot on a board.
+
+        target = Target("app.elf", boards.get("mps2-an385"))
+        target.check()              # refuses what the board cannot boot
+        target.address("main")      # 0x...: as the profiler sees pcs
+    """
+
+    def __init__(self, image, board, built=None):
+        """image: the ELF file; board: a boards.Board; built: the
+        BuildOptions when it was built from sources here."""
+        self.path = Path(image)
+        self.board = board
+        self.built = built
+
+    def __repr__(self):
+        return f"Target({str(self.path)!r}, {self.board.name!r})"
+
+    @cached_property
+    def elf(self):
+        """The elf.Image; Failure if the file is not one we can read."""
+        try:
+            return elf.read(self.path)
+        except elf.NotElf as err:
+            raise Failure(f"{err}. scripts/profile boots ELF images (.elf) "
+                          f"built for the board, or builds C and assembly "
+                          f"sources (.c, .S) for it") from None
+        except OSError as err:
+            raise Failure(f"cannot read {self.path}: {err.strerror}") \
+                from None
+
+    @cached_property
+    def readable(self):
+        """The elf.Image, or None if the file cannot be read as one (an
+        image booted with the check off)."""
+        try:
+            return self.elf
+        except Failure:
+            return None
+
+    def check(self):
+        """Raise Failure saying what is wrong if the board cannot boot
+        the image (not an ELF, another architecture, outside its
+        memory)."""
+        bootable.check(self.board, self.path, self.elf)
+
+    @property
+    def exits_by_itself(self):
+        """Whether it can end the run itself: it makes semihosting calls
+        (None if the image cannot be read)."""
+        image = self.readable
+        return bootable.calls_semihosting(image) if image else None
+
+    @cached_property
+    def functions(self):
+        """[(start, size, name)] of its functions, sorted by start."""
+        image = self.readable
+        return image.functions if image else []
+
+    def address(self, where):
+        """The pc of a symbol (a function: its first instruction) or of
+        an address, as the plugin sees pcs (no Thumb bit)."""
+        return elf.address(self.readable, where)
+
+    def function_name(self, addr):
+        image = self.readable
+        return image.function_name(addr) if image else f"{addr:#x}"
+
+    @cached_property
+    def rtos_layout(self):
+        """The rtos.Layout of the RTOS it runs, None, or a str saying what
+        is missing for one it seems to run (read from DWARF once)."""
+        image = self.readable
+        return rtos.layout(image) if image else None

@@ -1,0 +1,149 @@
+# SPDX-License-Identifier: MIT
+"""What the scripts read of an ELF image, with Debian's pyelftools: to
+check it before it is booted and to name the function an address is
+in: the header, the loadable segments and the symbols of little-endian
+images (32-bit, and AArch64's 64-bit)."""
+
+import bisect
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from elftools.common.exceptions import ELFError
+from elftools.elf.constants import P_FLAGS
+from elftools.elf.elffile import ELFFile
+
+from perfcounter.errors import Failure
+
+MAGIC = b"\x7fELF"
+MACHINES = {"EM_386": "x86", "EM_MIPS": "MIPS", "EM_ARM": "Arm",
+            "EM_X86_64": "x86-64", "EM_AARCH64": "AArch64",
+            "EM_RISCV": "RISC-V", "EM_ALTERA_NIOS2": "Nios II"}
+
+
+class NotElf(Exception):
+    """The file is not an ELF image we can read; the message says why."""
+
+
+@dataclass
+class Segment:
+    addr: int           # physical (load) address
+    size: int           # bytes in memory
+    executable: bool
+    data: bytes         # the bytes in the file
+
+
+@dataclass
+class Image:
+    path: Path
+    machine: str
+    segments: list
+    functions: list = field(default_factory=list)   # sorted (addr, size, name)
+    symbols: dict = field(default_factory=dict)     # name: value
+    entry: int = 0                                  # where it starts
+
+    def function_name(self, addr):
+        """The name of the function containing addr, or addr in hex."""
+        found = self.function_at(addr)
+        return found.split("+")[0] if found else f"{addr:#x}"
+
+    def read(self, addr, size):
+        """The size bytes the image loads at addr, or None."""
+        for s in self.segments:
+            if s.addr <= addr and addr + size <= s.addr + len(s.data):
+                return s.data[addr - s.addr:addr - s.addr + size]
+        return None
+
+    def function_at(self, addr):
+        """The function containing addr, as 'name+0xoff', or None."""
+        starts = [f[0] for f in self.functions]
+        i = bisect.bisect_right(starts, addr) - 1
+        if i < 0:
+            return None
+        start, size, name = self.functions[i]
+        if addr >= start + max(size, 1):
+            return None
+        return name if addr == start else f"{name}+{addr - start:#x}"
+
+
+def address(image, where):
+    """The pc of a symbol (a function: its first instruction) or of an
+    address, as the plugin sees pcs (no Thumb bit)."""
+    if re.fullmatch(r"0x[0-9a-fA-F]+|\d+", where):
+        return int(where, 0) & ~1
+    if image is None:
+        raise Failure(f"'{where}': symbols need an ELF image that can be "
+                      f"read (not --no-image-check)")
+    if where not in image.symbols:
+        near = sorted(n for n in image.symbols if where.lower() in n.lower())
+        hint = f"; did you mean {', '.join(near[:5])}?" if near else ""
+        raise Failure(f"'{where}' is not a symbol of the image{hint}")
+    return image.symbols[where] & ~1
+
+
+def read(path):
+    """Read path as a little-endian ELF executable, 32-bit or AArch64's
+    64-bit (with Debian's pyelftools); NotElf if it is not one."""
+    path = Path(path)
+    data = path.read_bytes()
+    if data[:4] != MAGIC:
+        shown = data[:4].hex(" ") if data else "nothing: it is empty"
+        raise NotElf(f"{path} is not an ELF image (it starts with {shown})")
+    try:
+        elf = ELFFile(io.BytesIO(data))
+        header = elf.header
+        machine = MACHINES.get(header.e_machine,
+                               f"machine {header.e_machine}")
+        wide = elf.elfclass == 64 and machine == "AArch64"
+        if not (elf.elfclass == 32 or wide) or not elf.little_endian:
+            kind = f"{elf.elfclass}-bit" + \
+                ("" if elf.little_endian else " big-endian")
+            raise NotElf(f"{path} is a {kind} ELF image for {machine}; "
+                         f"the boards run little-endian Arm (32-bit), "
+                         f"AArch64 or RISC-V (32-bit) code")
+        if header.e_type != "ET_EXEC":
+            raise NotElf(f"{path} is an ELF file but not an executable "
+                         f"image (an object file or a library?): link it "
+                         f"first")
+        image = Image(path, machine, [
+            Segment(s["p_paddr"], s["p_memsz"],
+                    bool(s["p_flags"] & P_FLAGS.PF_X), s.data())
+            for s in elf.iter_segments()
+            if s["p_type"] == "PT_LOAD" and s["p_memsz"]],
+            entry=header.e_entry & ~1)
+        _read_symbols(image, elf)
+    except (ELFError, ValueError, EOFError) as err:
+        raise NotElf(f"{path} is a truncated or damaged ELF file "
+                     f"({err})") from None
+    return image
+
+
+def _read_symbols(image, elf):
+    for section in elf.iter_sections("SHT_SYMTAB"):
+        for symbol in section.iter_symbols():
+            if not symbol.name:
+                continue
+            image.symbols[symbol.name] = symbol["st_value"]
+            if symbol["st_info"]["type"] == "STT_FUNC":
+                # Thumb functions have bit 0 set
+                image.functions.append((symbol["st_value"] & ~1,
+                                        symbol["st_size"], symbol.name))
+    image.functions = _sized(sorted(image.functions), image.segments)
+
+
+def _sized(functions, segments):
+    """functions, those without a size (assembly without .size) reaching
+    to the next function, or to the end of their segment."""
+    starts = sorted({start for start, _, _ in functions})
+    sized = []
+    for start, size, name in functions:
+        if not size:
+            ends = [s.addr + s.size for s in segments
+                    if s.executable and s.addr <= start < s.addr + s.size]
+            i = bisect.bisect_right(starts, start)
+            if ends and i < len(starts):
+                ends.append(starts[i])
+            size = min(ends) - start if ends else 0
+        sized.append((start, size, name))
+    return sized
