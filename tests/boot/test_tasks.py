@@ -227,6 +227,31 @@ def test_gprofs_flat_profile_per_task_and_handler(ctx, board_name):
         f"{len(found['contexts'])} files" in found["stderr"]
 
 
+def test_each_tasks_gmon_out_is_in_the_runs_unit(ctx, board):
+    """--gprof-unit clocks: a task's gmon.out counts clocks as the run's
+    does (rate 1 a clock with --sample=exact), not seconds."""
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(PROFILE), "--board", board.name, "--sample", "exact",
+             "--per-task", "--gmon", "gmon.out", "--gprof-unit", "clocks",
+             ctx.firmware(board, TASKS)], cwd=tmp, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        headers = {path.name: gmon_histogram_unit(path)
+                   for path in Path(tmp).glob("gmon*.out")}
+    assert len(headers) > 1 + len(WORK_TASKS), headers
+    assert set(headers.values()) == {(1, "clocks")}, headers
+
+
+def gmon_histogram_unit(path):
+    """(rate, dimension) of a gmon.out's first histogram record (after the
+    20-byte header: tag, low and high pc, bins, rate, dimension)."""
+    data = path.read_bytes()
+    assert data[20] == 0, f"{path}: no histogram first"
+    rate = int.from_bytes(data[33:37], "little")
+    return rate, data[37:52].rstrip(b"\0").decode()
+
+
 def test_cycles_per_task_and_per_handler_run(ctx):
     """--cycles: the model's cycles per context add up to the run's, and
     a handler's worst run in cycles is at least its worst in

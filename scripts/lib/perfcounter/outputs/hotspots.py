@@ -90,8 +90,7 @@ def write(result, options, report=say):
     flat = gprof.run(target, options.gmon, "-p")
     flat += contexts.report(profile, target)
     if options.per_task:
-        written = task_gmon.write(profile, target, options.gmon,
-                                  gmon_unit(result, "seconds"))
+        written = task_gmon.write(profile, target, options.gmon, unit)
         report(f"profile: a gmon.out per task and handler: "
                f"{len(written)} files, "
                f"{task_gmon.pattern(options.gmon)}")
