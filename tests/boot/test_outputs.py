@@ -16,6 +16,9 @@ import tempfile
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
+
+from perfcounter import boards
 from perfcounter.outputs import gate
 from perfcounter.results import readout
 from perfcounter.paths import REPO
@@ -121,6 +124,25 @@ def test_json_document_validates_and_says_everything(ctx, board):
         assert s["instructions"] == s["clocks"]
     assert core["sections"][1]["clocks"] == 1    # the empty section
     assert core["sections"][2]["name"] is None   # not in the report
+
+
+@pytest.mark.parametrize("board_name", list(boards.BOARDS))
+def test_json_validates_on_every_board(ctx, board_name):
+    """The fullest document each board gives (call stacks, tasks and
+    handlers, with --cycles where the board has a model) fits the
+    schema and names the board."""
+    board = boards.get(board_name)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "run.json"
+        ok(profile(ctx.firmware(board, "tests/firmware/tasks.elf"),
+                   "--board", board.name, "--sample", "--json", out,
+                   *(["--cycles"] if board.cycle_model else [])))
+        doc = json.loads(out.read_text())
+    errors = schema_errors(doc)
+    assert not errors, f"--json does not fit its schema: {errors}"
+    assert (doc["board"], doc["arch"], doc["cpu"]) == \
+        (board.name, board.arch, board.cpu)
+    assert doc["contexts"] and doc["run"]["ended"] == "exit"
 
 
 def test_json_schema_refuses_a_broken_document(ctx, board):
