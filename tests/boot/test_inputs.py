@@ -2,6 +2,10 @@
 """Bad input gets a clear answer at once: images the board cannot boot,
 awkward source paths, code that does not compile, bad options."""
 
+import json
+import os
+import re
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -13,10 +17,11 @@ PROFILE = REPO / "scripts" / "profile"
 WEIRD_DIR = "a dir, with 'quotes' \"and\" é"
 
 
-def profile(*args, timeout=120):
+def profile(*args, timeout=120, env=None):
     return subprocess.run([str(PROFILE)] + [str(a) for a in args],
                           stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=timeout)
+                          text=True, timeout=timeout,
+                          env=dict(os.environ, **env) if env else None)
 
 
 def refused(proc, *words):
@@ -108,6 +113,36 @@ def test_sources_in_a_directory_with_spaces_commas_and_quotes(ctx, board):
         (d / "part é.c").write_text("int part(void) { return 1; }\n")
         proc = profile("-I", d, d / "main, 1.c", d / "part é.c")
     assert proc.returncode == 43, proc.stderr
+
+
+def test_a_run_directory_and_outputs_with_commas_and_spaces(ctx, board):
+    """Every path QEMU and the plugin are given (the run directory, the
+    image, the console, the plugin's results and the cores' readouts in
+    PERF_COUNTER_BUILD) may hold commas and spaces: the profile, the
+    cycles and every output as without them."""
+    image = ctx.firmware(board, "tests/firmware/tasks.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp) / WEIRD_DIR
+        (d / "build, 2").mkdir(parents=True)
+        shutil.copyfile(image, d / "tasks, 1.elf")
+        proc = profile(d / "tasks, 1.elf", "--sample", "--cycles",
+                       "--json", d / "run, 1.json", "--stacks",
+                       d / "stacks, 1.txt", "--console", d / "uart, 1.txt",
+                       env={"PERF_COUNTER_BUILD": str(d / "build, 2")})
+        assert proc.returncode == 0, proc.stderr
+        doc = json.loads((d / "run, 1.json").read_text())
+        # (the same image path: it is the guest's semihosting argv[0])
+        plain = profile(d / "tasks, 1.elf", "--sample", "--cycles",
+                        "--json", Path(tmp) / "plain.json")
+        assert plain.returncode == 0, plain.stderr
+        expected = json.loads((Path(tmp) / "plain.json").read_text())
+        assert (d / "stacks, 1.txt").read_text()
+    assert doc["cores"] == expected["cores"]
+    assert doc["contexts"] == expected["contexts"]
+    cycles = re.findall(r"^cycles: \d+ estimated cycles.*$", proc.stdout,
+                        re.M)
+    assert cycles and cycles == re.findall(
+        r"^cycles: \d+ estimated cycles.*$", plain.stdout, re.M)
 
 
 def test_a_compile_error_shows_the_compilers_messages_first(ctx, board):
