@@ -12,7 +12,8 @@ set -eu
 
 PACKAGES="
     ca-certificates dpkg-dev xz-utils patch perl
-    python3 python3-venv ninja-build pkg-config gcc libc6-dev make
+    python3 python3-venv python3-pip python3-setuptools python3-wheel
+    ninja-build pkg-config gcc libc6-dev make
     libglib2.0-dev libfdt-dev zlib1g-dev flex bison
     gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi
     gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu
