@@ -153,7 +153,7 @@ def test_wrong_base_stops_with_a_message(ctx, board):
 
 
 def test_performance_counter_0_names_are_aliases_not_cores(ctx, board):
-    text = board.system_h.read_text()
+    text = "".join(h.read_text() for h in board.headers)
     for suffix in ["BASE", "SPAN", "HOW_MANY_SECTIONS"]:
         assert re.search(rf"^#define PERFORMANCE_COUNTER_0_{suffix}\s+"
                          rf"(\\\n\s*)?PERFORMANCE_COUNTER_{suffix}\s*$",

@@ -47,7 +47,7 @@
 /*
  * The names a BSP generator gives an instance called
  * "performance_counter_0", for the first core.  Keep them aliases, never
- * numbers: scripts/lib/boards.py attaches a core for every numeric
+ * numbers: perfcounter.boards attaches a core for every numeric
  * PERFORMANCE_COUNTER*_BASE in this file.
  */
 #define PERFORMANCE_COUNTER_0_BASE PERFORMANCE_COUNTER_BASE

@@ -15,6 +15,7 @@ from perfcounter.errors import Failure
 from perfcounter.paths import REPO
 
 BOARDS_DIR = REPO / "firmware" / "boards"
+INCLUDE_DIR = REPO / "firmware" / "include"
 NS_PER_SECOND = 1_000_000_000
 
 
@@ -74,11 +75,16 @@ class Board:
             raise Failure(f"{self.cross_file} sets no board_dir")
         return BOARDS_DIR / m.group(1) / "system.h"
 
+    @property
+    def headers(self):
+        """The board's system.h and the headers it includes."""
+        return _headers(self.system_h)
+
     def defines(self):
-        """The integer #defines of the board's system.h, by name."""
-        return {m.group(1): int(m.group(2), 0) for m in re.finditer(
-            r"^#define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+)\s*$",
-            self.system_h.read_text(), re.M)}
+        """The integer #defines of the board's system.h and the headers it
+        includes, by name."""
+        return {m.group(1): int(m.group(2), 0) for header in self.headers
+                for m in _LINE.finditer(header.read_text()) if m.group(1)}
 
     @property
     def freq(self):
@@ -122,6 +128,26 @@ class Board:
                 f"1e9 / 2^N Hz, so no -icount shift gives one count per "
                 f"instruction")
         return shift
+
+
+_LINE = re.compile(r'^#\s*(?:define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+)\s*'
+                   r'|include\s+"([^"]+)"\s*)$', re.M)
+
+
+def _headers(header, seen=()):
+    """header and the headers it includes ("..."), in the order the
+    compiler reads them: each found beside the one that includes it,
+    or in the library's include directory."""
+    found = [header]
+    for m in _LINE.finditer(header.read_text()):
+        if not m.group(3):
+            continue
+        for folder in (header.parent, INCLUDE_DIR):
+            included = folder / m.group(3)
+            if included.is_file() and included not in seen + (header,):
+                found += _headers(included, seen + (header,))
+                break
+    return found
 
 
 MiB = 1 << 20
