@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """Helpers for the boot tests: boot a test image, parse what it prints."""
 
+import json
 import re
 
 import perfcounter
@@ -46,6 +47,17 @@ int main(void)
     }
 }
 """
+
+
+def json_schema_errors(doc):
+    """What schemas/profile-report.schema.json says of a --json
+    document (Debian's python3-jsonschema): [] when it fits."""
+    import jsonschema
+    schema = json.loads((REPO / "schemas" /
+                         "profile-report.schema.json").read_text())
+    jsonschema.Draft7Validator.check_schema(schema)
+    return [e.message for e in
+            jsonschema.Draft7Validator(schema).iter_errors(doc)]
 
 
 def run(ctx, board, image, **options):

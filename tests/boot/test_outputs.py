@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
+from bootlib import json_schema_errors as schema_errors
 from perfcounter import boards
 from perfcounter.outputs import gate
 from perfcounter.results import readout
 from perfcounter.paths import REPO
 
 PROFILE = REPO / "scripts" / "profile"
-SCHEMA = REPO / "schemas" / "profile-report.schema.json"
 JUNIT_XSD = REPO / "schemas" / "vendor" / "junit-10.xsd"
 SPEEDSCOPE_SCHEMA = REPO / "schemas" / "vendor" / "speedscope" / \
     "file-format-schema.json"
@@ -74,14 +74,6 @@ def ok(proc, code=0):
         f"exit {proc.returncode}, expected {code}\n{proc.stdout}"
         f"{proc.stderr}")
     return proc
-
-
-def schema_errors(doc):
-    import jsonschema
-    schema = json.loads(SCHEMA.read_text())
-    jsonschema.Draft7Validator.check_schema(schema)
-    return [e.message for e in
-            jsonschema.Draft7Validator(schema).iter_errors(doc)]
 
 
 def xsd_errors(path):

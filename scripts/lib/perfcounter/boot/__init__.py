@@ -22,31 +22,35 @@ from perfcounter.boot.config import EXACT, RunConfig
 __all__ = ["EXACT", "RunConfig", "run"]
 
 
-def run(config, qemu=None, workdir=None, echo=False, verbose=False):
+def run(config, qemu=None, workdir=None, echo=False, verbose=False,
+        signals=None):
     """Boot config's target, wait for the run to end, return its Result.
 
     qemu: a built QEMU (built if need be); workdir: where the run's
     files go (a temporary directory by default, removed after reading).
     With echo, the guest's output is passed on to standard output as it
     comes (and kept); otherwise it is captured.  verbose shows the
-    command line.
+    command line.  signals (an installed signals.Signals) cuts the run
+    short on SIGTERM, SIGINT or SIGHUP, as the timeout does.
     """
     config.validate()
     qemu = qemu or qemu_build.ensure_built()
     if workdir is None:
         with tempfile.TemporaryDirectory() as tmp:
-            return run(config, qemu, tmp, echo, verbose)
+            return run(config, qemu, tmp, echo, verbose, signals)
     workdir = Path(workdir)
     started = time.monotonic()
     exited = qemu_process.launch(config.command(qemu, workdir), config.board,
                          timeout=config.timeout, capture=not echo,
                          keep=echo, verbose=verbose,
                          image=config.target.readable, cwd=config.guest_cwd,
-                         console=config.console)
+                         console=config.console, signals=signals)
     result = Result(config, exited.exit_code, exited.output,
                     exited.timed_out, exited.fault,
                     qemu_binary=str(qemu.binary(config.board.arch)),
-                    host_seconds=time.monotonic() - started)
+                    host_seconds=time.monotonic() - started,
+                    signal=exited.signal,
+                    qemu_first_error=exited.first_error)
     result.cores = readout.load(config.report_file(workdir, base)
                                 for base, _ in config.cores)
     try:

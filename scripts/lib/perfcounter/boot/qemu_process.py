@@ -2,12 +2,12 @@
 """Run a QEMU command line (a RunConfig renders it): its output passed
 on as it comes, a guest fault told in one line, a host-time timeout."""
 
-import os
 import re
 import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,11 +29,13 @@ class Exited:
     output: str          # the guest's stdout (when captured or kept)
     timed_out: bool
     fault: str = None    # the one-line reason, if the guest faulted
+    signal: str = None   # the signal that cut the run short (SIGTERM...)
+    first_error: str = None     # QEMU's first line on stderr
 
 
-# What QEMU says when it shuts down on the SIGTERM that stop() sends
-_OUR_SIGTERM = re.compile(r": terminating on signal 15 from pid "
-                          rf"{os.getpid()}\b")
+# What QEMU says when it shuts down on a signal: ours (stop()), or one
+# a test runner sent the whole process group
+_TERMINATING = re.compile(r": terminating on signal \d+\b")
 
 
 class Relay:
@@ -50,13 +52,16 @@ class Relay:
         self.captured = []
         self.report = []
         self.fault = None
-        self.stopping = False   # set when we send QEMU its SIGTERM
+        self.first = None
+        self.stopping = False   # set when the run is being cut short
 
     def read(self, stream):
         for line in stream:
             if line.rstrip("\n") in self.noise or (
-                    self.stopping and _OUR_SIGTERM.search(line)):
+                    self.stopping and _TERMINATING.search(line)):
                 continue
+            if self.first is None:
+                self.first = line.rstrip("\n")
             if self.report or faults.is_header(line):
                 self.report.append(line)
             else:
@@ -77,9 +82,11 @@ class Relay:
 
 
 def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
-           verbose=False, image=None, keep=False, cwd=None, console=None):
+           verbose=False, image=None, keep=False, cwd=None, console=None,
+           signals=None):
     """Run the QEMU command cmd (for board) until the guest exits; stop
-    it after timeout host seconds.  Returns how it Exited.
+    it after timeout host seconds, or when signals (a signals.Signals)
+    says a terminating signal arrived.  Returns how it Exited.
 
     QEMU's stderr is passed on as it comes, less the board's known noise.
     image (an elf.Image) names the function a fault is in.  With
@@ -105,21 +112,52 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
                in [(output, proc.stdout), (errors, proc.stderr)]]
     for reader in readers:
         reader.start()
-    timed_out = False
-    try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        errors.stopping = True
-        stop(proc)
-        timed_out = True
+    timed_out, signalled = _wait(proc, timeout, signals, errors)
     for reader in readers:
         reader.join()
     # Killed by a signal (QEMU aborts on a fatal error): 128 + signal,
     # as a shell says it
     code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
-    return Exited(TIMEOUT_EXIT if timed_out else code,
-                  "".join(output.captured), timed_out,
-                  output.fault or errors.fault)
+    if timed_out:
+        code = TIMEOUT_EXIT
+    elif signalled:
+        code = 128 + signals.signum
+    return Exited(code, "".join(output.captured), timed_out,
+                  output.fault or errors.fault,
+                  signals.name if signalled else None, errors.first)
+
+
+def _wait(proc, timeout, signals, errors):
+    """Wait for QEMU to exit, stopping it at the timeout or on a signal:
+    (timed out, stopped by a signal)."""
+    wake = signals.wake if signals else threading.Event()
+    exited = threading.Event()
+
+    def waiter():
+        proc.wait()
+        exited.set()
+        wake.set()
+
+    threading.Thread(target=waiter, daemon=True).start()
+    deadline = time.monotonic() + timeout
+    if signals:
+        signals.running = True
+    try:
+        while not exited.is_set():
+            if signals and signals.signum is not None:
+                errors.stopping = True
+                stop(proc)
+                return False, True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                errors.stopping = True
+                stop(proc)
+                return True, False
+            wake.wait(left)
+    finally:
+        if signals:
+            signals.running = False
+    return False, bool(signals and signals.signum is not None)
 
 
 def stop(proc, grace=TERM_GRACE):

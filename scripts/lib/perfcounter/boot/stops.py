@@ -66,6 +66,9 @@ def summary(result):
     if result.timed_out:
         how = (f"cut short by --timeout after {config.timeout:g} s of host "
                f"time (not repeatable: give a stop)")
+    elif result.signal:
+        how = (f"cut short by {result.signal} (not repeatable: give a "
+               f"stop)")
     elif outcome.stopped_by:
         how = f"stopped after {describe(config, outcome.stopped_by)}"
     elif result.exit_code and outcome.instructions == 0:
@@ -90,9 +93,12 @@ def summary(result):
 def json_run(result):
     """The run member of --json: how it ended and what it covers."""
     outcome = result.outcome
-    return {
+    run = {
         "ended": result.ended,
         "stopped_by": outcome.stopped_by,
         "instructions": outcome.instructions,
         "virtual_ns": outcome.ns,
     }
+    if result.signal:
+        run["signal"] = result.signal
+    return run

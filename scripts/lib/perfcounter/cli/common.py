@@ -3,21 +3,27 @@
 answered in one line (exit 2), a Failure in one line (exit 1)."""
 
 import argparse
+import signal
 import sys
 
+from perfcounter.boot.signals import SignalExit
 from perfcounter.errors import Failure
 
 
 def main_guard(func):
-    """Run func(); turn Failure into a one-line message and exit 1."""
+    """Run func(); turn Failure into a one-line message and exit 1, a
+    terminating signal into 128 + its number."""
     try:
         sys.exit(func())
     except Failure as err:
         print(f"error: {err}", file=sys.stderr)
         sys.exit(1)
+    except SignalExit as err:
+        print(f"{err}", file=sys.stderr)
+        sys.exit(128 + err.signum)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        sys.exit(130)
+        print("interrupted by SIGINT", file=sys.stderr)
+        sys.exit(128 + signal.SIGINT)
 
 
 class ArgumentParser(argparse.ArgumentParser):

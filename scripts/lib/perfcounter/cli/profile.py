@@ -13,11 +13,13 @@ from pathlib import Path
 from perfcounter import boards, outputs
 from perfcounter.build import firmware, qemu
 from perfcounter.cli.common import ArgumentParser, main_guard
+from perfcounter.errors import Failure
 from perfcounter.messages import say
 from perfcounter.outputs import gate, hotspots
 from perfcounter.paths import BUILD
 from perfcounter.results import readout
 from perfcounter.boot import qemu_process, run, stops
+from perfcounter.boot.signals import Signals
 from perfcounter.boot.config import DEFAULT_PERIOD, DEFAULT_TIMEOUT, RunConfig
 from perfcounter.target import BuildOptions, Target
 
@@ -457,6 +459,7 @@ def announce(config):
 
 
 def main():
+    signals = Signals().install()
     args = parse_args(sys.argv[1:])
     if args.list_boards:
         list_boards()
@@ -473,7 +476,11 @@ def main():
         config.validate()
         announce(config)
         result = run(config, built, workdir, echo=True,
-                     verbose=args.verbose)
+                     verbose=args.verbose, signals=signals)
+        if result.failed_to_start:
+            raise Failure(f"QEMU did not start the guest (exit code "
+                          f"{result.exit_code}): "
+                          f"{result.qemu_first_error or 'no message'}")
         if result.timed_out:
             guest = " ".join(args.files) or f"the {args.example} example"
             say(qemu_process.timeout_message(guest, args.timeout))

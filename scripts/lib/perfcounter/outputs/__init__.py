@@ -63,9 +63,9 @@ def write(result, options):
         say("no readout of the counters: QEMU was stopped before it "
             "could write one" + (f" (it did not stop within "
                                  f"{qemu_process.TERM_GRACE} s of SIGTERM and was "
-                                 f"killed)" if result.timed_out else ""))
+                                 f"killed)" if result.cut_short else ""))
     readout.match_guest_reports(cores, result.output)
-    host_reports(cores, options.host_report, result.timed_out)
+    host_reports(cores, options.host_report, result.cut_short)
     if result.target.built:
         warn_empty_sections(cores, result.target.built.optimization)
     if options.chart:
@@ -99,7 +99,8 @@ def write_estimates(result, options):
     cut short says so, and one QEMU could not finish writing loses only
     what is missing."""
     config = result.config
-    mark = " (cut short by --timeout)" if result.timed_out else ""
+    mark = f" (cut short by {result.cut_short})" if result.cut_short \
+        else ""
     try:
         if config.profile is not None:
             if mark:
@@ -115,25 +116,25 @@ def write_estimates(result, options):
             sys.stdout.write(cycles.report(result))
             sys.stdout.flush()
     except Failure as err:
-        if not result.timed_out:
+        if not result.cut_short:
             raise
         say(f"no profile of the run cut short: {err}")
 
 
-def host_reports(cores, mode, timed_out=False):
+def host_reports(cores, mode, cut_short=None):
     """Print the host's readout of each core that counted anything and
-    that the guest printed no report of (mode "auto"; of a guest that
-    timed out, whether it printed one or not: what it had counted when
-    QEMU was stopped), of every core ("always"), or of none ("never")."""
+    that the guest printed no report of (mode "auto"; of a run cut short,
+    whether it printed one or not: what it had counted when QEMU was
+    stopped), of every core ("always"), or of none ("never")."""
     for core in cores:
         if mode == "never" or (mode == "auto" and (
-                not core.used or (core.reported and not timed_out))):
+                not core.used or (core.reported and not cut_short))):
             continue
         last = max((s.number for s in core.sections
                     if s.clocks or s.occurrences), default=1)
         why = "" if core.reported else " (the guest printed none)"
         what = "host readout"
-        if timed_out:
+        if cut_short:
             what, why = "partial host readout", \
                 " (when the guest was stopped)"
         print(f"[perf-counter] {what} of the core at "

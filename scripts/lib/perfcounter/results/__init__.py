@@ -29,6 +29,8 @@ class Result:
     plugin_error: str = None
     qemu_binary: str = None
     host_seconds: float = None
+    signal: str = None              # "SIGTERM"... when a signal ended it
+    qemu_first_error: str = None    # QEMU's first line on stderr
 
     @property
     def target(self):
@@ -45,10 +47,25 @@ class Result:
 
     @property
     def ended(self):
-        """What ended the run: "timeout", "stop" or "exit"."""
+        """What ended the run: "timeout", "signal", "stop" or "exit"."""
         if self.timed_out:
             return "timeout"
+        if self.signal:
+            return "signal"
         return "stop" if self.outcome.stopped_by else "exit"
+
+    @property
+    def cut_short(self):
+        """What cut the run short, in the user's words ("--timeout",
+        "SIGTERM"), or None: its outputs hold what it had done."""
+        return "--timeout" if self.timed_out else self.signal
+
+    @property
+    def failed_to_start(self):
+        """QEMU exited with an error before the plugin could report
+        anything (a refused option, a plugin that refused its own)."""
+        return (not self.cut_short and self.exit_code != 0 and
+                self.plugin is None and self.config.plugin)
 
     @property
     def profile(self):

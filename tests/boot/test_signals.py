@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: MIT
+"""How a run ends when it is not the guest that ends it: SIGTERM,
+SIGINT and SIGHUP to scripts/profile (alone, or to its process group as
+a test runner or a terminal sends them) end the guest as --timeout
+does, every output written and marked, the run directory removed, exit
+128 + N; a QEMU that does not start is one line naming the cause."""
+
+import json
+import os
+import signal
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from bootlib import json_schema_errors as schema_errors
+from perfcounter.paths import REPO
+
+PROFILE = REPO / "scripts" / "profile"
+TICKER = "tests/firmware/uart_ticker/uart_ticker.elf"
+
+
+def interrupted(ctx, board, signum, group, tmp):
+    """Run the ticker with every output asked for, send signum once it
+    has ticked 100 times (to scripts/profile, or to its whole process
+    group); the process, its stdout and stderr."""
+    build = Path(tmp) / "build"
+    proc = subprocess.Popen(
+        [str(PROFILE), ctx.firmware(board, TICKER), "--board", board.name,
+         "--sample", "--gmon", "gmon.out", "--stacks", "stacks.txt",
+         "--json", "run.json", "--timeline", "timeline.json"],
+        cwd=tmp, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env=dict(os.environ, PERF_COUNTER_BUILD=str(build)))
+    try:
+        first = ""
+        while "tick 100\n" not in first:     # 100 ms of its ticks
+            line = proc.stdout.readline()
+            assert line, first + proc.stderr.read()
+            first += line
+        if group:
+            os.killpg(proc.pid, signum)
+        else:
+            proc.send_signal(signum)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert not any((build / "runs").iterdir()), "the run directory is left"
+    return proc, first + out, err
+
+
+@pytest.mark.parametrize("signum, group", [
+    (signal.SIGTERM, False), (signal.SIGINT, True), (signal.SIGHUP, False),
+    (signal.SIGTERM, True)], ids=["TERM", "INT-group", "HUP", "TERM-group"])
+def test_a_signal_ends_the_run_with_every_output_written(ctx, board, signum,
+                                                          group):
+    name = signal.Signals(signum).name
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, out, err = interrupted(ctx, board, signum, group, tmp)
+        written = {p.name: p.stat().st_size for p in Path(tmp).iterdir()
+                   if p.is_file()}
+        doc = json.loads((Path(tmp) / "run.json").read_text())
+    assert proc.returncode == 128 + signum, err
+    assert {"gmon.out", "stacks.txt", "run.json", "timeline.json"} <= \
+        set(written) and all(written.values()), written
+    assert not schema_errors(doc), schema_errors(doc)
+    assert doc["run"]["ended"] == "signal" and doc["run"]["signal"] == name
+    assert doc["exit_code"] == 128 + signum and not doc["timed_out"]
+    assert doc["run"]["instructions"] > 0
+    assert f"run: cut short by {name}" in err, err
+    assert f"profile (cut short by {name})" in err, err
+    assert "ended by the guest" not in err and "terminating on" not in err
+    assert "tick 100" in out
+
+
+def test_qemu_refusing_to_start_is_one_line_naming_the_cause(ctx, board):
+    proc = subprocess.run([str(PROFILE), "--cycles", "--memory",
+                           "no-such-part"], stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    last = proc.stderr.splitlines()[-1]
+    assert last.startswith("error: QEMU did not start the guest (exit code "
+                           "1): perfctr: bad argument 'memory=no-such-part'"
+                           ), proc.stderr
+    assert "run:" not in proc.stderr and "wrote no" not in proc.stderr
