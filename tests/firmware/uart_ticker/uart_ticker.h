@@ -9,6 +9,7 @@
 #define UART_TICKER_H
 
 #include "alt_types.h"
+#include "console_uart.h"
 
 /* The tick: 1 kHz of the board's virtual time */
 #define TICK_HZ 1000
@@ -24,9 +25,7 @@ void uart_puts(const char *s);
 void uart_ticker_fault(const char *what, alt_u32 code);
 int main(void);
 
-/* Board part (board_*.c) */
-void board_uart_init(void);
-void board_uart_putc(char c);
+/* Board part (board_*.c, and the console UART's driver) */
 /*
  * Program the first compare 1 ms from now and enable the tick's
  * interrupt; every later compare is the previous one plus 1 ms, set by
