@@ -173,6 +173,12 @@ void perfctr_stop_here(unsigned vcpu_index, uintptr_t host_pc,
     perfctr_stop_machine(stop.what);
 }
 
+void perfctr_stop_now(const char *what)
+{
+    g_strlcpy(stop.what, what, sizeof(stop.what));
+    perfctr_stop_machine(stop.what);
+}
+
 bool perfctr_stop_outcome(const char **stopped_by, uint64_t *instructions,
                           uint64_t *ns)
 {

@@ -47,6 +47,13 @@ void perfctr_stop_here(unsigned vcpu_index, uintptr_t host_pc,
                        const char *what);
 
 /*
+ * Stop the run now, from a device's access or a QEMU_CLOCK_VIRTUAL
+ * timer (where the guest is between two instructions): what says why
+ * (the serial backend's "input-end").  Does not return.
+ */
+void perfctr_stop_now(const char *what);
+
+/*
  * How the run has gone so far: what stopped it (NULL if no stop did),
  * the instructions vCPU 0 retired (false if -icount is off and QEMU
  * does not know them) and the virtual nanoseconds.
