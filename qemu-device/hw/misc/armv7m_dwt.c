@@ -43,13 +43,23 @@
 
 REG32(DWT_CTRL, 0x000)
     FIELD(DWT_CTRL, CYCCNTENA, 0, 1)
+    FIELD(DWT_CTRL, POSTPRESET, 1, 4)
+    FIELD(DWT_CTRL, POSTINIT, 5, 4)
+    FIELD(DWT_CTRL, CYCTAP, 9, 1)
+    FIELD(DWT_CTRL, SYNCTAP, 10, 2)
+    FIELD(DWT_CTRL, PCSAMPLENA, 12, 1)
+    FIELD(DWT_CTRL, EXCTRCENA, 16, 1)
     FIELD(DWT_CTRL, CPIEVTENA, 17, 1)
     FIELD(DWT_CTRL, EXCEVTENA, 18, 1)
     FIELD(DWT_CTRL, SLEEPEVTENA, 19, 1)
     FIELD(DWT_CTRL, LSUEVTENA, 20, 1)
     FIELD(DWT_CTRL, FOLDEVTENA, 21, 1)
-    FIELD(DWT_CTRL, NOTRCPKT, 27, 1)
+    FIELD(DWT_CTRL, CYCEVTENA, 22, 1)
+    FIELD(DWT_CTRL, NOPRFCNT, 24, 1)
+    FIELD(DWT_CTRL, NOCYCCNT, 25, 1)
     FIELD(DWT_CTRL, NOEXTTRIG, 26, 1)
+    FIELD(DWT_CTRL, NOTRCPKT, 27, 1)
+    FIELD(DWT_CTRL, NUMCOMP, 28, 4)
 REG32(DWT_CYCCNT, 0x004)
 REG32(DWT_CPICNT, 0x008)
 REG32(DWT_EXCCNT, 0x00c)
@@ -58,15 +68,31 @@ REG32(DWT_LSUCNT, 0x014)
 REG32(DWT_FOLDCNT, 0x018)
 REG32(DWT_PCSR, 0x01c)
 
+/* DEMCR, alone in its region (TRCENA: armv7m-debug.h) */
+REG32(DEMCR, 0x0)
+    FIELD(DEMCR, VC_CORERESET, 0, 1)
+    FIELD(DEMCR, VC_FAULTS, 4, 7)       /* VC_MMERR .. VC_HARDERR */
+    FIELD(DEMCR, MON, 16, 4)            /* MON_EN .. MON_REQ */
+
+/* What reads back as written: everything but the read-only ID fields */
+#define DWT_CTRL_RW_MASK \
+    (R_DWT_CTRL_CYCCNTENA_MASK | R_DWT_CTRL_POSTPRESET_MASK | \
+     R_DWT_CTRL_POSTINIT_MASK | R_DWT_CTRL_CYCTAP_MASK | \
+     R_DWT_CTRL_SYNCTAP_MASK | R_DWT_CTRL_PCSAMPLENA_MASK | \
+     R_DWT_CTRL_EXCTRCENA_MASK | R_DWT_CTRL_CPIEVTENA_MASK | \
+     R_DWT_CTRL_EXCEVTENA_MASK | R_DWT_CTRL_SLEEPEVTENA_MASK | \
+     R_DWT_CTRL_LSUEVTENA_MASK | R_DWT_CTRL_FOLDEVTENA_MASK | \
+     R_DWT_CTRL_CYCEVTENA_MASK)
 /*
- * What reads back as written: CYCCNTENA, POSTPRESET, POSTINIT, CYCTAP,
- * SYNCTAP, PCSAMPLENA, EXCTRCENA and the event counter enables
+ * Read-only: no comparators (NUMCOMP 0), trace packets or external
+ * triggers; the cycle and profiling counters are there (NOCYCCNT,
+ * NOPRFCNT 0)
  */
-#define DWT_CTRL_RW_MASK 0x007f1fffu
-/* Read-only: no comparators, trace packets or external triggers */
 #define DWT_CTRL_RO (R_DWT_CTRL_NOTRCPKT_MASK | R_DWT_CTRL_NOEXTTRIG_MASK)
-/* DEMCR: the vector catches, the DebugMonitor bits and TRCENA */
-#define DEMCR_RW_MASK 0x010f07f1u
+/* The vector catches and the DebugMonitor bits read back and do nothing */
+#define DEMCR_RW_MASK \
+    (R_DEMCR_VC_CORERESET_MASK | R_DEMCR_VC_FAULTS_MASK | R_DEMCR_MON_MASK | \
+     R_DEMCR_TRCENA_MASK)
 
 /* PID4-7, PID0-3, CID0-3 (the Cortex-M3, M4 and M7 DWT's) */
 static const uint8_t armv7m_dwt_id[ARMV7M_DEBUG_ID_COUNT] = {

@@ -29,16 +29,31 @@
 #include "target/arm/cpu.h"
 #include "armv7m-debug.h"
 
-#define ITM_STIM_END 0x080
+/* Stimulus ports 0-31, one word each */
+REG32(ITM_STIM0, 0x000)
+    FIELD(ITM_STIM0, FIFOREADY, 0, 1)   /* read */
+#define ITM_NUM_STIM 32
+#define ITM_STIM_END (A_ITM_STIM0 + 4 * ITM_NUM_STIM)
 REG32(ITM_TER, 0xe00)
 REG32(ITM_TPR, 0xe40)
+    FIELD(ITM_TPR, PRIVMASK, 0, 4)      /* bit n: ports 8n .. 8n+7 */
 REG32(ITM_TCR, 0xe80)
     FIELD(ITM_TCR, ITMENA, 0, 1)
+    FIELD(ITM_TCR, TSENA, 1, 1)
+    FIELD(ITM_TCR, SYNCENA, 2, 1)
+    FIELD(ITM_TCR, TXENA, 3, 1)
+    FIELD(ITM_TCR, SWOENA, 4, 1)
+    FIELD(ITM_TCR, TSPRESCALE, 8, 2)
+    FIELD(ITM_TCR, GTSFREQ, 10, 2)
+    FIELD(ITM_TCR, TRACEBUSID, 16, 7)
     FIELD(ITM_TCR, BUSY, 23, 1)
 
-/* ITMENA, TSENA, SYNCENA, TXENA, SWOENA, TSPrescale, GTSFREQ, TraceBusID */
-#define ITM_TCR_RW_MASK 0x007f0f1fu
-#define ITM_TPR_RW_MASK 0xfu
+/* All but BUSY read back as written; only ITMENA does anything */
+#define ITM_TCR_RW_MASK \
+    (R_ITM_TCR_ITMENA_MASK | R_ITM_TCR_TSENA_MASK | R_ITM_TCR_SYNCENA_MASK | \
+     R_ITM_TCR_TXENA_MASK | R_ITM_TCR_SWOENA_MASK | \
+     R_ITM_TCR_TSPRESCALE_MASK | R_ITM_TCR_GTSFREQ_MASK | \
+     R_ITM_TCR_TRACEBUSID_MASK)
 
 /* PID4-7, PID0-3, CID0-3 (the Cortex-M3, M4 and M7 ITM's) */
 static const uint8_t armv7m_itm_id[ARMV7M_DEBUG_ID_COUNT] = {
@@ -59,7 +74,7 @@ static MemTxResult armv7m_itm_read(void *opaque, hwaddr offset,
     ARMv7MITMState *s = ARMV7M_ITM(opaque);
 
     if (offset < ITM_STIM_END) {
-        *data = armv7m_itm_enabled(s);      /* FIFOREADY */
+        *data = armv7m_itm_enabled(s) ? R_ITM_STIM0_FIFOREADY_MASK : 0;
         return MEMTX_OK;
     }
     if (attrs.user) {
@@ -137,7 +152,7 @@ static MemTxResult armv7m_itm_write(void *opaque, hwaddr offset,
         s->ter = value;
         break;
     case A_ITM_TPR:
-        s->tpr = value & ITM_TPR_RW_MASK;
+        s->tpr = value & R_ITM_TPR_PRIVMASK_MASK;
         break;
     case A_ITM_TCR:
         s->tcr = value & ITM_TCR_RW_MASK;
