@@ -40,6 +40,7 @@
 #include "qemu/perfctr-hook.h"
 #include "target/arm/cpu.h"
 #include "armv7m-debug.h"
+#include "trace.h"
 
 REG32(DWT_CTRL, 0x000)
     FIELD(DWT_CTRL, CYCCNTENA, 0, 1)
@@ -186,69 +187,69 @@ static uint32_t armv7m_dwt_pcsr(ARMv7MDWTState *s)
     return s->cpu->env.regs[15];
 }
 
+/* The register at @offset, the counters brought up to now */
+static uint64_t armv7m_dwt_reg_read(ARMv7MDWTState *s, hwaddr offset)
+{
+    uint8_t *counter = armv7m_dwt_event_counter(s, offset);
+    uint64_t value;
+
+    armv7m_dwt_sync(s);
+    if (counter) {
+        return *counter;
+    }
+    if (armv7m_debug_read(armv7m_dwt_id, s->has_lock, s->locked, offset,
+                          &value)) {
+        return value;
+    }
+    switch (offset) {
+    case A_DWT_CTRL:
+        return (s->ctrl & DWT_CTRL_RW_MASK) | DWT_CTRL_RO;
+    case A_DWT_CYCCNT:
+        return s->cyccnt;
+    case A_DWT_PCSR:
+        return armv7m_dwt_pcsr(s);
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "armv7m-dwt: read of 0x%03" HWADDR_PRIx
+                      ": no register there (RAZ)\n", offset);
+        return 0;
+    }
+}
+
 static MemTxResult armv7m_dwt_read(void *opaque, hwaddr offset,
                                    uint64_t *data, unsigned size,
                                    MemTxAttrs attrs)
 {
     ARMv7MDWTState *s = ARMV7M_DWT(opaque);
-    uint8_t *counter = armv7m_dwt_event_counter(s, offset);
 
     if (attrs.user) {
         return MEMTX_ERROR;             /* BusFault, as the PPB's */
     }
-    armv7m_dwt_sync(s);
-    if (counter) {
-        *data = *counter;
-        return MEMTX_OK;
-    }
-    if (armv7m_debug_read(armv7m_dwt_id, s->has_lock, s->locked, offset,
-                          data)) {
-        return MEMTX_OK;
-    }
-    switch (offset) {
-    case A_DWT_CTRL:
-        *data = (s->ctrl & DWT_CTRL_RW_MASK) | DWT_CTRL_RO;
-        break;
-    case A_DWT_CYCCNT:
-        *data = s->cyccnt;
-        break;
-    case A_DWT_PCSR:
-        *data = armv7m_dwt_pcsr(s);
-        break;
-    default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "armv7m-dwt: read of 0x%03" HWADDR_PRIx
-                      ": no register there (RAZ)\n", offset);
-        *data = 0;
-    }
+    *data = armv7m_dwt_reg_read(s, offset);
+    trace_armv7m_dwt_read(offset, *data, size);
     return MEMTX_OK;
 }
 
-static MemTxResult armv7m_dwt_write(void *opaque, hwaddr offset,
-                                    uint64_t value, unsigned size,
-                                    MemTxAttrs attrs)
+static void armv7m_dwt_reg_write(ARMv7MDWTState *s, hwaddr offset,
+                                 uint64_t value)
 {
-    ARMv7MDWTState *s = ARMV7M_DWT(opaque);
     uint8_t *counter = armv7m_dwt_event_counter(s, offset);
 
-    if (attrs.user) {
-        return MEMTX_ERROR;
-    }
     if (offset == A_ARMV7M_DEBUG_LAR) {
         s->locked = armv7m_debug_lar_write(s->has_lock, value);
-        return MEMTX_OK;
+        return;
     }
     if (s->locked) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "armv7m-dwt: write of 0x%03" HWADDR_PRIx
                       " while locked (write 0xC5ACCE55 to LAR): ignored\n",
                       offset);
-        return MEMTX_OK;
+        return;
     }
     armv7m_dwt_sync(s);
     if (counter) {
         *counter = value;
-        return MEMTX_OK;
+        return;
     }
     switch (offset) {
     case A_DWT_CTRL:
@@ -263,6 +264,19 @@ static MemTxResult armv7m_dwt_write(void *opaque, hwaddr offset,
                       HWADDR_PRIx ": read-only or no register (ignored)\n",
                       value, offset);
     }
+}
+
+static MemTxResult armv7m_dwt_write(void *opaque, hwaddr offset,
+                                    uint64_t value, unsigned size,
+                                    MemTxAttrs attrs)
+{
+    ARMv7MDWTState *s = ARMV7M_DWT(opaque);
+
+    if (attrs.user) {
+        return MEMTX_ERROR;
+    }
+    trace_armv7m_dwt_write(offset, value, size);
+    armv7m_dwt_reg_write(s, offset, value);
     return MEMTX_OK;
 }
 
@@ -284,6 +298,7 @@ static MemTxResult armv7m_dwt_demcr_read(void *opaque, hwaddr offset,
         return MEMTX_ERROR;
     }
     *data = s->demcr;
+    trace_armv7m_dwt_demcr_read(*data);
     return MEMTX_OK;
 }
 
@@ -296,6 +311,7 @@ static MemTxResult armv7m_dwt_demcr_write(void *opaque, hwaddr offset,
     if (attrs.user) {
         return MEMTX_ERROR;
     }
+    trace_armv7m_dwt_demcr_write(value);
     armv7m_dwt_sync(s);
     s->demcr = value & DEMCR_RW_MASK;
     return MEMTX_OK;

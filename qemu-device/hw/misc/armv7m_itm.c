@@ -28,6 +28,7 @@
 #include "migration/vmstate.h"
 #include "target/arm/cpu.h"
 #include "armv7m-debug.h"
+#include "trace.h"
 
 /* Stimulus ports 0-31, one word each */
 REG32(ITM_STIM0, 0x000)
@@ -67,39 +68,45 @@ static bool armv7m_itm_enabled(ARMv7MITMState *s)
            FIELD_EX32(s->tcr, ITM_TCR, ITMENA);
 }
 
+/* The register at @offset */
+static uint64_t armv7m_itm_reg_read(ARMv7MITMState *s, hwaddr offset)
+{
+    uint64_t value;
+
+    if (offset < ITM_STIM_END) {
+        return armv7m_itm_enabled(s) ? R_ITM_STIM0_FIFOREADY_MASK : 0;
+    }
+    if (armv7m_debug_read(armv7m_itm_id, s->has_lock, s->locked, offset,
+                          &value)) {
+        return value;
+    }
+    switch (offset) {
+    case A_ITM_TER:
+        return s->ter;
+    case A_ITM_TPR:
+        return s->tpr;
+    case A_ITM_TCR:
+        return s->tcr;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "armv7m-itm: read of 0x%03" HWADDR_PRIx
+                      ": no register there (RAZ)\n", offset);
+        return 0;
+    }
+}
+
 static MemTxResult armv7m_itm_read(void *opaque, hwaddr offset,
                                    uint64_t *data, unsigned size,
                                    MemTxAttrs attrs)
 {
     ARMv7MITMState *s = ARMV7M_ITM(opaque);
 
-    if (offset < ITM_STIM_END) {
-        *data = armv7m_itm_enabled(s) ? R_ITM_STIM0_FIFOREADY_MASK : 0;
-        return MEMTX_OK;
+    /* BusFault, as the PPB's, but for the stimulus ports */
+    if (offset >= ITM_STIM_END && attrs.user) {
+        return MEMTX_ERROR;
     }
-    if (attrs.user) {
-        return MEMTX_ERROR;                 /* BusFault, as the PPB's */
-    }
-    if (armv7m_debug_read(armv7m_itm_id, s->has_lock, s->locked, offset,
-                          data)) {
-        return MEMTX_OK;
-    }
-    switch (offset) {
-    case A_ITM_TER:
-        *data = s->ter;
-        break;
-    case A_ITM_TPR:
-        *data = s->tpr;
-        break;
-    case A_ITM_TCR:
-        *data = s->tcr;
-        break;
-    default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "armv7m-itm: read of 0x%03" HWADDR_PRIx
-                      ": no register there (RAZ)\n", offset);
-        *data = 0;
-    }
+    *data = armv7m_itm_reg_read(s, offset);
+    trace_armv7m_itm_read(offset, *data, size);
     return MEMTX_OK;
 }
 
@@ -123,29 +130,19 @@ static void armv7m_itm_stimulus(ARMv7MITMState *s, unsigned port,
     qemu_chr_fe_write_all(&s->chr, bytes, size);
 }
 
-static MemTxResult armv7m_itm_write(void *opaque, hwaddr offset,
-                                    uint64_t value, unsigned size,
-                                    MemTxAttrs attrs)
+static void armv7m_itm_reg_write(ARMv7MITMState *s, hwaddr offset,
+                                 uint64_t value)
 {
-    ARMv7MITMState *s = ARMV7M_ITM(opaque);
-
-    if (offset < ITM_STIM_END) {
-        armv7m_itm_stimulus(s, offset / 4, value, size, attrs);
-        return MEMTX_OK;
-    }
-    if (attrs.user) {
-        return MEMTX_ERROR;
-    }
     if (offset == A_ARMV7M_DEBUG_LAR) {
         s->locked = armv7m_debug_lar_write(s->has_lock, value);
-        return MEMTX_OK;
+        return;
     }
     if (s->locked) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "armv7m-itm: write of 0x%03" HWADDR_PRIx
                       " while locked (write 0xC5ACCE55 to LAR): ignored\n",
                       offset);
-        return MEMTX_OK;
+        return;
     }
     switch (offset) {
     case A_ITM_TER:
@@ -162,6 +159,23 @@ static MemTxResult armv7m_itm_write(void *opaque, hwaddr offset,
                       "armv7m-itm: write of 0x%" PRIx64 " to 0x%03"
                       HWADDR_PRIx ": read-only or no register (ignored)\n",
                       value, offset);
+    }
+}
+
+static MemTxResult armv7m_itm_write(void *opaque, hwaddr offset,
+                                    uint64_t value, unsigned size,
+                                    MemTxAttrs attrs)
+{
+    ARMv7MITMState *s = ARMV7M_ITM(opaque);
+
+    if (offset >= ITM_STIM_END && attrs.user) {
+        return MEMTX_ERROR;
+    }
+    trace_armv7m_itm_write(offset, value, size);
+    if (offset < ITM_STIM_END) {
+        armv7m_itm_stimulus(s, offset / 4, value, size, attrs);
+    } else {
+        armv7m_itm_reg_write(s, offset, value);
     }
     return MEMTX_OK;
 }
