@@ -343,7 +343,7 @@ static void armv7m_dwt_init(Object *obj)
     ARMv7MDWTState *s = ARMV7M_DWT(obj);
 
     memory_region_init_io(&s->iomem, obj, &armv7m_dwt_ops, s,
-                          "armv7m-dwt", 0x1000);
+                          TYPE_ARMV7M_DWT, 0x1000);
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
     memory_region_init_io(&s->demcr_iomem, obj, &armv7m_dwt_demcr_ops, s,
                           "armv7m-dwt-demcr", 4);
@@ -369,7 +369,7 @@ static int armv7m_dwt_pre_save(void *opaque)
 }
 
 static const VMStateDescription vmstate_armv7m_dwt = {
-    .name = "armv7m-dwt",
+    .name = TYPE_ARMV7M_DWT,
     .version_id = 2,
     .minimum_version_id = 2,
     .pre_save = armv7m_dwt_pre_save,
@@ -405,17 +405,14 @@ static void armv7m_dwt_class_init(ObjectClass *klass, void *data)
     rc->phases.hold = armv7m_dwt_reset_hold;
 }
 
-static const TypeInfo armv7m_dwt_info = {
-    .name = TYPE_ARMV7M_DWT,
-    .parent = TYPE_SYS_BUS_DEVICE,
-    .instance_size = sizeof(ARMv7MDWTState),
-    .instance_init = armv7m_dwt_init,
-    .class_init = armv7m_dwt_class_init,
+static const TypeInfo armv7m_dwt_types[] = {
+    {
+        .name = TYPE_ARMV7M_DWT,
+        .parent = TYPE_SYS_BUS_DEVICE,
+        .instance_size = sizeof(ARMv7MDWTState),
+        .instance_init = armv7m_dwt_init,
+        .class_init = armv7m_dwt_class_init,
+    },
 };
 
-static void armv7m_dwt_register_types(void)
-{
-    type_register_static(&armv7m_dwt_info);
-}
-
-type_init(armv7m_dwt_register_types);
+DEFINE_TYPES(armv7m_dwt_types)

@@ -203,7 +203,7 @@ static void armv7m_itm_init(Object *obj)
     ARMv7MITMState *s = ARMV7M_ITM(obj);
 
     memory_region_init_io(&s->iomem, obj, &armv7m_itm_ops, s,
-                          "armv7m-itm", 0x1000);
+                          TYPE_ARMV7M_ITM, 0x1000);
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
 }
 
@@ -219,7 +219,7 @@ static void armv7m_itm_realize(DeviceState *dev, Error **errp)
 }
 
 static const VMStateDescription vmstate_armv7m_itm = {
-    .name = "armv7m-itm",
+    .name = TYPE_ARMV7M_ITM,
     .version_id = 1,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
@@ -248,17 +248,14 @@ static void armv7m_itm_class_init(ObjectClass *klass, void *data)
     rc->phases.hold = armv7m_itm_reset_hold;
 }
 
-static const TypeInfo armv7m_itm_info = {
-    .name = TYPE_ARMV7M_ITM,
-    .parent = TYPE_SYS_BUS_DEVICE,
-    .instance_size = sizeof(ARMv7MITMState),
-    .instance_init = armv7m_itm_init,
-    .class_init = armv7m_itm_class_init,
+static const TypeInfo armv7m_itm_types[] = {
+    {
+        .name = TYPE_ARMV7M_ITM,
+        .parent = TYPE_SYS_BUS_DEVICE,
+        .instance_size = sizeof(ARMv7MITMState),
+        .instance_init = armv7m_itm_init,
+        .class_init = armv7m_itm_class_init,
+    },
 };
 
-static void armv7m_itm_register_types(void)
-{
-    type_register_static(&armv7m_itm_info);
-}
-
-type_init(armv7m_itm_register_types);
+DEFINE_TYPES(armv7m_itm_types)
