@@ -343,7 +343,7 @@ static void armv7m_dwt_init(Object *obj)
     ARMv7MDWTState *s = ARMV7M_DWT(obj);
 
     memory_region_init_io(&s->iomem, obj, &armv7m_dwt_ops, s,
-                          TYPE_ARMV7M_DWT, 0x1000);
+                          TYPE_ARMV7M_DWT, ARMV7M_DEBUG_UNIT_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
     memory_region_init_io(&s->demcr_iomem, obj, &armv7m_dwt_demcr_ops, s,
                           "armv7m-dwt-demcr", 4);

@@ -203,7 +203,7 @@ static void armv7m_itm_init(Object *obj)
     ARMv7MITMState *s = ARMV7M_ITM(obj);
 
     memory_region_init_io(&s->iomem, obj, &armv7m_itm_ops, s,
-                          TYPE_ARMV7M_ITM, 0x1000);
+                          TYPE_ARMV7M_ITM, ARMV7M_DEBUG_UNIT_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
 }
 
