@@ -346,6 +346,7 @@ static uint64_t perf_counter_read(void *opaque, hwaddr offset, unsigned size)
     hwaddr reg;
 
     if (!perf_counter_access_acts("read", offset, size)) {
+        trace_perf_counter_read(offset, 0);     /* traced, as a bad write is */
         return 0;
     }
 
