@@ -12,6 +12,9 @@
 #include "hw/registerfields.h"
 #include "target/arm/cpu.h"
 
+/* Each unit's MMIO region */
+#define ARMV7M_DEBUG_UNIT_SIZE 0x1000
+
 FIELD(DEMCR, TRCENA, 24, 1)
 
 REG32(ARMV7M_DEBUG_LAR, 0xfb0)

@@ -40,16 +40,27 @@
 #include "qemu/perfctr-hook.h"
 #include "target/arm/cpu.h"
 #include "armv7m-debug.h"
+#include "trace.h"
 
 REG32(DWT_CTRL, 0x000)
     FIELD(DWT_CTRL, CYCCNTENA, 0, 1)
+    FIELD(DWT_CTRL, POSTPRESET, 1, 4)
+    FIELD(DWT_CTRL, POSTINIT, 5, 4)
+    FIELD(DWT_CTRL, CYCTAP, 9, 1)
+    FIELD(DWT_CTRL, SYNCTAP, 10, 2)
+    FIELD(DWT_CTRL, PCSAMPLENA, 12, 1)
+    FIELD(DWT_CTRL, EXCTRCENA, 16, 1)
     FIELD(DWT_CTRL, CPIEVTENA, 17, 1)
     FIELD(DWT_CTRL, EXCEVTENA, 18, 1)
     FIELD(DWT_CTRL, SLEEPEVTENA, 19, 1)
     FIELD(DWT_CTRL, LSUEVTENA, 20, 1)
     FIELD(DWT_CTRL, FOLDEVTENA, 21, 1)
-    FIELD(DWT_CTRL, NOTRCPKT, 27, 1)
+    FIELD(DWT_CTRL, CYCEVTENA, 22, 1)
+    FIELD(DWT_CTRL, NOPRFCNT, 24, 1)
+    FIELD(DWT_CTRL, NOCYCCNT, 25, 1)
     FIELD(DWT_CTRL, NOEXTTRIG, 26, 1)
+    FIELD(DWT_CTRL, NOTRCPKT, 27, 1)
+    FIELD(DWT_CTRL, NUMCOMP, 28, 4)
 REG32(DWT_CYCCNT, 0x004)
 REG32(DWT_CPICNT, 0x008)
 REG32(DWT_EXCCNT, 0x00c)
@@ -58,15 +69,31 @@ REG32(DWT_LSUCNT, 0x014)
 REG32(DWT_FOLDCNT, 0x018)
 REG32(DWT_PCSR, 0x01c)
 
+/* DEMCR, alone in its region (TRCENA: armv7m-debug.h) */
+REG32(DEMCR, 0x0)
+    FIELD(DEMCR, VC_CORERESET, 0, 1)
+    FIELD(DEMCR, VC_FAULTS, 4, 7)       /* VC_MMERR .. VC_HARDERR */
+    FIELD(DEMCR, MON, 16, 4)            /* MON_EN .. MON_REQ */
+
+/* What reads back as written: everything but the read-only ID fields */
+#define DWT_CTRL_RW_MASK \
+    (R_DWT_CTRL_CYCCNTENA_MASK | R_DWT_CTRL_POSTPRESET_MASK | \
+     R_DWT_CTRL_POSTINIT_MASK | R_DWT_CTRL_CYCTAP_MASK | \
+     R_DWT_CTRL_SYNCTAP_MASK | R_DWT_CTRL_PCSAMPLENA_MASK | \
+     R_DWT_CTRL_EXCTRCENA_MASK | R_DWT_CTRL_CPIEVTENA_MASK | \
+     R_DWT_CTRL_EXCEVTENA_MASK | R_DWT_CTRL_SLEEPEVTENA_MASK | \
+     R_DWT_CTRL_LSUEVTENA_MASK | R_DWT_CTRL_FOLDEVTENA_MASK | \
+     R_DWT_CTRL_CYCEVTENA_MASK)
 /*
- * What reads back as written: CYCCNTENA, POSTPRESET, POSTINIT, CYCTAP,
- * SYNCTAP, PCSAMPLENA, EXCTRCENA and the event counter enables
+ * Read-only: no comparators (NUMCOMP 0), trace packets or external
+ * triggers; the cycle and profiling counters are there (NOCYCCNT,
+ * NOPRFCNT 0)
  */
-#define DWT_CTRL_RW_MASK 0x007f1fffu
-/* Read-only: no comparators, trace packets or external triggers */
 #define DWT_CTRL_RO (R_DWT_CTRL_NOTRCPKT_MASK | R_DWT_CTRL_NOEXTTRIG_MASK)
-/* DEMCR: the vector catches, the DebugMonitor bits and TRCENA */
-#define DEMCR_RW_MASK 0x010f07f1u
+/* The vector catches and the DebugMonitor bits read back and do nothing */
+#define DEMCR_RW_MASK \
+    (R_DEMCR_VC_CORERESET_MASK | R_DEMCR_VC_FAULTS_MASK | R_DEMCR_MON_MASK | \
+     R_DEMCR_TRCENA_MASK)
 
 /* PID4-7, PID0-3, CID0-3 (the Cortex-M3, M4 and M7 DWT's) */
 static const uint8_t armv7m_dwt_id[ARMV7M_DEBUG_ID_COUNT] = {
@@ -160,69 +187,69 @@ static uint32_t armv7m_dwt_pcsr(ARMv7MDWTState *s)
     return s->cpu->env.regs[15];
 }
 
+/* The register at @offset, the counters brought up to now */
+static uint64_t armv7m_dwt_reg_read(ARMv7MDWTState *s, hwaddr offset)
+{
+    uint8_t *counter = armv7m_dwt_event_counter(s, offset);
+    uint64_t value;
+
+    armv7m_dwt_sync(s);
+    if (counter) {
+        return *counter;
+    }
+    if (armv7m_debug_read(armv7m_dwt_id, s->has_lock, s->locked, offset,
+                          &value)) {
+        return value;
+    }
+    switch (offset) {
+    case A_DWT_CTRL:
+        return (s->ctrl & DWT_CTRL_RW_MASK) | DWT_CTRL_RO;
+    case A_DWT_CYCCNT:
+        return s->cyccnt;
+    case A_DWT_PCSR:
+        return armv7m_dwt_pcsr(s);
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "armv7m-dwt: read of 0x%03" HWADDR_PRIx
+                      ": no register there (RAZ)\n", offset);
+        return 0;
+    }
+}
+
 static MemTxResult armv7m_dwt_read(void *opaque, hwaddr offset,
                                    uint64_t *data, unsigned size,
                                    MemTxAttrs attrs)
 {
     ARMv7MDWTState *s = ARMV7M_DWT(opaque);
-    uint8_t *counter = armv7m_dwt_event_counter(s, offset);
 
     if (attrs.user) {
         return MEMTX_ERROR;             /* BusFault, as the PPB's */
     }
-    armv7m_dwt_sync(s);
-    if (counter) {
-        *data = *counter;
-        return MEMTX_OK;
-    }
-    if (armv7m_debug_read(armv7m_dwt_id, s->has_lock, s->locked, offset,
-                          data)) {
-        return MEMTX_OK;
-    }
-    switch (offset) {
-    case A_DWT_CTRL:
-        *data = (s->ctrl & DWT_CTRL_RW_MASK) | DWT_CTRL_RO;
-        break;
-    case A_DWT_CYCCNT:
-        *data = s->cyccnt;
-        break;
-    case A_DWT_PCSR:
-        *data = armv7m_dwt_pcsr(s);
-        break;
-    default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "armv7m-dwt: read of 0x%03" HWADDR_PRIx
-                      ": no register there (RAZ)\n", offset);
-        *data = 0;
-    }
+    *data = armv7m_dwt_reg_read(s, offset);
+    trace_armv7m_dwt_read(offset, *data, size);
     return MEMTX_OK;
 }
 
-static MemTxResult armv7m_dwt_write(void *opaque, hwaddr offset,
-                                    uint64_t value, unsigned size,
-                                    MemTxAttrs attrs)
+static void armv7m_dwt_reg_write(ARMv7MDWTState *s, hwaddr offset,
+                                 uint64_t value)
 {
-    ARMv7MDWTState *s = ARMV7M_DWT(opaque);
     uint8_t *counter = armv7m_dwt_event_counter(s, offset);
 
-    if (attrs.user) {
-        return MEMTX_ERROR;
-    }
     if (offset == A_ARMV7M_DEBUG_LAR) {
         s->locked = armv7m_debug_lar_write(s->has_lock, value);
-        return MEMTX_OK;
+        return;
     }
     if (s->locked) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "armv7m-dwt: write of 0x%03" HWADDR_PRIx
                       " while locked (write 0xC5ACCE55 to LAR): ignored\n",
                       offset);
-        return MEMTX_OK;
+        return;
     }
     armv7m_dwt_sync(s);
     if (counter) {
         *counter = value;
-        return MEMTX_OK;
+        return;
     }
     switch (offset) {
     case A_DWT_CTRL:
@@ -237,6 +264,19 @@ static MemTxResult armv7m_dwt_write(void *opaque, hwaddr offset,
                       HWADDR_PRIx ": read-only or no register (ignored)\n",
                       value, offset);
     }
+}
+
+static MemTxResult armv7m_dwt_write(void *opaque, hwaddr offset,
+                                    uint64_t value, unsigned size,
+                                    MemTxAttrs attrs)
+{
+    ARMv7MDWTState *s = ARMV7M_DWT(opaque);
+
+    if (attrs.user) {
+        return MEMTX_ERROR;
+    }
+    trace_armv7m_dwt_write(offset, value, size);
+    armv7m_dwt_reg_write(s, offset, value);
     return MEMTX_OK;
 }
 
@@ -258,6 +298,7 @@ static MemTxResult armv7m_dwt_demcr_read(void *opaque, hwaddr offset,
         return MEMTX_ERROR;
     }
     *data = s->demcr;
+    trace_armv7m_dwt_demcr_read(*data);
     return MEMTX_OK;
 }
 
@@ -270,6 +311,7 @@ static MemTxResult armv7m_dwt_demcr_write(void *opaque, hwaddr offset,
     if (attrs.user) {
         return MEMTX_ERROR;
     }
+    trace_armv7m_dwt_demcr_write(value);
     armv7m_dwt_sync(s);
     s->demcr = value & DEMCR_RW_MASK;
     return MEMTX_OK;
@@ -301,7 +343,7 @@ static void armv7m_dwt_init(Object *obj)
     ARMv7MDWTState *s = ARMV7M_DWT(obj);
 
     memory_region_init_io(&s->iomem, obj, &armv7m_dwt_ops, s,
-                          "armv7m-dwt", 0x1000);
+                          TYPE_ARMV7M_DWT, ARMV7M_DEBUG_UNIT_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
     memory_region_init_io(&s->demcr_iomem, obj, &armv7m_dwt_demcr_ops, s,
                           "armv7m-dwt-demcr", 4);
@@ -327,7 +369,7 @@ static int armv7m_dwt_pre_save(void *opaque)
 }
 
 static const VMStateDescription vmstate_armv7m_dwt = {
-    .name = "armv7m-dwt",
+    .name = TYPE_ARMV7M_DWT,
     .version_id = 2,
     .minimum_version_id = 2,
     .pre_save = armv7m_dwt_pre_save,
@@ -363,17 +405,14 @@ static void armv7m_dwt_class_init(ObjectClass *klass, void *data)
     rc->phases.hold = armv7m_dwt_reset_hold;
 }
 
-static const TypeInfo armv7m_dwt_info = {
-    .name = TYPE_ARMV7M_DWT,
-    .parent = TYPE_SYS_BUS_DEVICE,
-    .instance_size = sizeof(ARMv7MDWTState),
-    .instance_init = armv7m_dwt_init,
-    .class_init = armv7m_dwt_class_init,
+static const TypeInfo armv7m_dwt_types[] = {
+    {
+        .name = TYPE_ARMV7M_DWT,
+        .parent = TYPE_SYS_BUS_DEVICE,
+        .instance_size = sizeof(ARMv7MDWTState),
+        .instance_init = armv7m_dwt_init,
+        .class_init = armv7m_dwt_class_init,
+    },
 };
 
-static void armv7m_dwt_register_types(void)
-{
-    type_register_static(&armv7m_dwt_info);
-}
-
-type_init(armv7m_dwt_register_types);
+DEFINE_TYPES(armv7m_dwt_types)

@@ -28,17 +28,33 @@
 #include "migration/vmstate.h"
 #include "target/arm/cpu.h"
 #include "armv7m-debug.h"
+#include "trace.h"
 
-#define ITM_STIM_END 0x080
+/* Stimulus ports 0-31, one word each */
+REG32(ITM_STIM0, 0x000)
+    FIELD(ITM_STIM0, FIFOREADY, 0, 1)   /* read */
+#define ITM_NUM_STIM 32
+#define ITM_STIM_END (A_ITM_STIM0 + 4 * ITM_NUM_STIM)
 REG32(ITM_TER, 0xe00)
 REG32(ITM_TPR, 0xe40)
+    FIELD(ITM_TPR, PRIVMASK, 0, 4)      /* bit n: ports 8n .. 8n+7 */
 REG32(ITM_TCR, 0xe80)
     FIELD(ITM_TCR, ITMENA, 0, 1)
+    FIELD(ITM_TCR, TSENA, 1, 1)
+    FIELD(ITM_TCR, SYNCENA, 2, 1)
+    FIELD(ITM_TCR, TXENA, 3, 1)
+    FIELD(ITM_TCR, SWOENA, 4, 1)
+    FIELD(ITM_TCR, TSPRESCALE, 8, 2)
+    FIELD(ITM_TCR, GTSFREQ, 10, 2)
+    FIELD(ITM_TCR, TRACEBUSID, 16, 7)
     FIELD(ITM_TCR, BUSY, 23, 1)
 
-/* ITMENA, TSENA, SYNCENA, TXENA, SWOENA, TSPrescale, GTSFREQ, TraceBusID */
-#define ITM_TCR_RW_MASK 0x007f0f1fu
-#define ITM_TPR_RW_MASK 0xfu
+/* All but BUSY read back as written; only ITMENA does anything */
+#define ITM_TCR_RW_MASK \
+    (R_ITM_TCR_ITMENA_MASK | R_ITM_TCR_TSENA_MASK | R_ITM_TCR_SYNCENA_MASK | \
+     R_ITM_TCR_TXENA_MASK | R_ITM_TCR_SWOENA_MASK | \
+     R_ITM_TCR_TSPRESCALE_MASK | R_ITM_TCR_GTSFREQ_MASK | \
+     R_ITM_TCR_TRACEBUSID_MASK)
 
 /* PID4-7, PID0-3, CID0-3 (the Cortex-M3, M4 and M7 ITM's) */
 static const uint8_t armv7m_itm_id[ARMV7M_DEBUG_ID_COUNT] = {
@@ -52,39 +68,45 @@ static bool armv7m_itm_enabled(ARMv7MITMState *s)
            FIELD_EX32(s->tcr, ITM_TCR, ITMENA);
 }
 
+/* The register at @offset */
+static uint64_t armv7m_itm_reg_read(ARMv7MITMState *s, hwaddr offset)
+{
+    uint64_t value;
+
+    if (offset < ITM_STIM_END) {
+        return armv7m_itm_enabled(s) ? R_ITM_STIM0_FIFOREADY_MASK : 0;
+    }
+    if (armv7m_debug_read(armv7m_itm_id, s->has_lock, s->locked, offset,
+                          &value)) {
+        return value;
+    }
+    switch (offset) {
+    case A_ITM_TER:
+        return s->ter;
+    case A_ITM_TPR:
+        return s->tpr;
+    case A_ITM_TCR:
+        return s->tcr;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR,
+                      "armv7m-itm: read of 0x%03" HWADDR_PRIx
+                      ": no register there (RAZ)\n", offset);
+        return 0;
+    }
+}
+
 static MemTxResult armv7m_itm_read(void *opaque, hwaddr offset,
                                    uint64_t *data, unsigned size,
                                    MemTxAttrs attrs)
 {
     ARMv7MITMState *s = ARMV7M_ITM(opaque);
 
-    if (offset < ITM_STIM_END) {
-        *data = armv7m_itm_enabled(s);      /* FIFOREADY */
-        return MEMTX_OK;
+    /* BusFault, as the PPB's, but for the stimulus ports */
+    if (offset >= ITM_STIM_END && attrs.user) {
+        return MEMTX_ERROR;
     }
-    if (attrs.user) {
-        return MEMTX_ERROR;                 /* BusFault, as the PPB's */
-    }
-    if (armv7m_debug_read(armv7m_itm_id, s->has_lock, s->locked, offset,
-                          data)) {
-        return MEMTX_OK;
-    }
-    switch (offset) {
-    case A_ITM_TER:
-        *data = s->ter;
-        break;
-    case A_ITM_TPR:
-        *data = s->tpr;
-        break;
-    case A_ITM_TCR:
-        *data = s->tcr;
-        break;
-    default:
-        qemu_log_mask(LOG_GUEST_ERROR,
-                      "armv7m-itm: read of 0x%03" HWADDR_PRIx
-                      ": no register there (RAZ)\n", offset);
-        *data = 0;
-    }
+    *data = armv7m_itm_reg_read(s, offset);
+    trace_armv7m_itm_read(offset, *data, size);
     return MEMTX_OK;
 }
 
@@ -108,36 +130,26 @@ static void armv7m_itm_stimulus(ARMv7MITMState *s, unsigned port,
     qemu_chr_fe_write_all(&s->chr, bytes, size);
 }
 
-static MemTxResult armv7m_itm_write(void *opaque, hwaddr offset,
-                                    uint64_t value, unsigned size,
-                                    MemTxAttrs attrs)
+static void armv7m_itm_reg_write(ARMv7MITMState *s, hwaddr offset,
+                                 uint64_t value)
 {
-    ARMv7MITMState *s = ARMV7M_ITM(opaque);
-
-    if (offset < ITM_STIM_END) {
-        armv7m_itm_stimulus(s, offset / 4, value, size, attrs);
-        return MEMTX_OK;
-    }
-    if (attrs.user) {
-        return MEMTX_ERROR;
-    }
     if (offset == A_ARMV7M_DEBUG_LAR) {
         s->locked = armv7m_debug_lar_write(s->has_lock, value);
-        return MEMTX_OK;
+        return;
     }
     if (s->locked) {
         qemu_log_mask(LOG_GUEST_ERROR,
                       "armv7m-itm: write of 0x%03" HWADDR_PRIx
                       " while locked (write 0xC5ACCE55 to LAR): ignored\n",
                       offset);
-        return MEMTX_OK;
+        return;
     }
     switch (offset) {
     case A_ITM_TER:
         s->ter = value;
         break;
     case A_ITM_TPR:
-        s->tpr = value & ITM_TPR_RW_MASK;
+        s->tpr = value & R_ITM_TPR_PRIVMASK_MASK;
         break;
     case A_ITM_TCR:
         s->tcr = value & ITM_TCR_RW_MASK;
@@ -147,6 +159,23 @@ static MemTxResult armv7m_itm_write(void *opaque, hwaddr offset,
                       "armv7m-itm: write of 0x%" PRIx64 " to 0x%03"
                       HWADDR_PRIx ": read-only or no register (ignored)\n",
                       value, offset);
+    }
+}
+
+static MemTxResult armv7m_itm_write(void *opaque, hwaddr offset,
+                                    uint64_t value, unsigned size,
+                                    MemTxAttrs attrs)
+{
+    ARMv7MITMState *s = ARMV7M_ITM(opaque);
+
+    if (offset >= ITM_STIM_END && attrs.user) {
+        return MEMTX_ERROR;
+    }
+    trace_armv7m_itm_write(offset, value, size);
+    if (offset < ITM_STIM_END) {
+        armv7m_itm_stimulus(s, offset / 4, value, size, attrs);
+    } else {
+        armv7m_itm_reg_write(s, offset, value);
     }
     return MEMTX_OK;
 }
@@ -174,7 +203,7 @@ static void armv7m_itm_init(Object *obj)
     ARMv7MITMState *s = ARMV7M_ITM(obj);
 
     memory_region_init_io(&s->iomem, obj, &armv7m_itm_ops, s,
-                          "armv7m-itm", 0x1000);
+                          TYPE_ARMV7M_ITM, ARMV7M_DEBUG_UNIT_SIZE);
     sysbus_init_mmio(SYS_BUS_DEVICE(obj), &s->iomem);
 }
 
@@ -190,7 +219,7 @@ static void armv7m_itm_realize(DeviceState *dev, Error **errp)
 }
 
 static const VMStateDescription vmstate_armv7m_itm = {
-    .name = "armv7m-itm",
+    .name = TYPE_ARMV7M_ITM,
     .version_id = 1,
     .minimum_version_id = 1,
     .fields = (const VMStateField[]) {
@@ -219,17 +248,14 @@ static void armv7m_itm_class_init(ObjectClass *klass, void *data)
     rc->phases.hold = armv7m_itm_reset_hold;
 }
 
-static const TypeInfo armv7m_itm_info = {
-    .name = TYPE_ARMV7M_ITM,
-    .parent = TYPE_SYS_BUS_DEVICE,
-    .instance_size = sizeof(ARMv7MITMState),
-    .instance_init = armv7m_itm_init,
-    .class_init = armv7m_itm_class_init,
+static const TypeInfo armv7m_itm_types[] = {
+    {
+        .name = TYPE_ARMV7M_ITM,
+        .parent = TYPE_SYS_BUS_DEVICE,
+        .instance_size = sizeof(ARMv7MITMState),
+        .instance_init = armv7m_itm_init,
+        .class_init = armv7m_itm_class_init,
+    },
 };
 
-static void armv7m_itm_register_types(void)
-{
-    type_register_static(&armv7m_itm_info);
-}
-
-type_init(armv7m_itm_register_types);
+DEFINE_TYPES(armv7m_itm_types)

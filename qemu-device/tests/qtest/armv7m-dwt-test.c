@@ -201,10 +201,7 @@ static void test_itm_stimulus_bytes_reach_the_chardev(const void *data)
     unlink(path);
 }
 
-static const struct {
-    const char *name;
-    void (*func)(const void *data);
-} tests[] = {
+static const PerfctrQTestCase tests[] = {
     { "reset-values", test_reset_values },
     { "trcena-and-cyccntena-gate-cyccnt",
       test_trcena_and_cyccntena_gate_cyccnt },
@@ -218,21 +215,16 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-    size_t b, t;
+    size_t b;
 
     g_test_init(&argc, &argv, NULL);
     if (strcmp(qtest_get_arch(), "arm")) {
         return g_test_run();
     }
     for (b = 0; b < ARRAY_SIZE(boards); b++) {
-        if (!qtest_has_machine(boards[b].machine)) {
-            continue;
-        }
-        for (t = 0; t < ARRAY_SIZE(tests); t++) {
-            g_autofree char *path = g_strdup_printf("armv7m-debug/%s/%s",
-                                                    boards[b].machine,
-                                                    tests[t].name);
-            qtest_add_data_func(path, &boards[b], tests[t].func);
+        if (qtest_has_machine(boards[b].machine)) {
+            add_board_cases("armv7m-debug", boards[b].machine, &boards[b],
+                            tests, ARRAY_SIZE(tests));
         }
     }
     return g_test_run();

@@ -224,7 +224,7 @@ static void test_reset_clears_interrupts(const void *data)
     qtest_quit(qts);
 }
 
-static const PerfCounterQTest tests[] = {
+static const PerfctrQTestCase tests[] = {
     { "event-registers", test_event_registers },
     { "threshold-on-time", test_threshold_on_time },
     { "threshold-beyond-time", test_threshold_beyond_time },

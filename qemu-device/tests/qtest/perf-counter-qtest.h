@@ -160,28 +160,17 @@ static inline QTestState *start_with(const Board *board,
                        board->machine, options);
 }
 
-typedef struct PerfCounterQTest {
-    const char *name;
-    void (*func)(const void *data);
-} PerfCounterQTest;
-
-/* Add each of the @n @tests on each board of this QEMU's target */
-static inline void add_tests(const PerfCounterQTest *tests, size_t n)
+/* Add each of the @n @cases on each board of this QEMU's target */
+static inline void add_tests(const PerfctrQTestCase *cases, size_t n)
 {
     const char *arch = qtest_get_arch();
-    size_t b, t;
+    size_t b;
 
     for (b = 0; b < ARRAY_SIZE(boards); b++) {
-        if (strcmp(boards[b].arch, arch) ||
-            !qtest_has_machine(boards[b].machine)) {
-            continue;
-        }
-        for (t = 0; t < n; t++) {
-            g_autofree char *path = g_strdup_printf("perf-counter/%s/%s",
-                                                    boards[b].machine,
-                                                    tests[t].name);
-
-            qtest_add_data_func(path, &boards[b], tests[t].func);
+        if (!strcmp(boards[b].arch, arch) &&
+            qtest_has_machine(boards[b].machine)) {
+            add_board_cases("perf-counter", boards[b].machine, &boards[b],
+                            cases, n);
         }
     }
 }

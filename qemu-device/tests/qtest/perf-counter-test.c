@@ -598,7 +598,7 @@ static void test_readout_file_at_exit(const void *data)
     rmdir(dir);
 }
 
-static const PerfCounterQTest tests[] = {
+static const PerfctrQTestCase tests[] = {
     { "power-on-state", test_power_on_state },
     { "start-stop-global", test_start_stop_global },
     { "repeated-start", test_repeated_start },

@@ -8,6 +8,8 @@
 #ifndef PERFCTR_QTEST_H
 #define PERFCTR_QTEST_H
 
+#include "libqtest.h"
+
 /*
  * Like g_assert_cmpuint(), which checkpatch.pl allows only in QEMU's own
  * tests/ tree, but the test goes on to its end: one wrong count does not
@@ -23,6 +25,30 @@ static inline void assert_eq_at(const char *file, int line, const char *what,
         g_test_message("%s:%d: %s is %" PRIu64 ", expected %" PRIu64,
                        file, line, what, got, expected);
         g_test_fail();
+    }
+}
+
+/* A test case: its name, last in the test's path, and its body */
+typedef struct PerfctrQTestCase {
+    const char *name;
+    void (*func)(const void *data);
+} PerfctrQTestCase;
+
+/*
+ * Add each of the @n @cases as "@prefix/@machine/NAME", run on @board:
+ * the path says which case failed on which machine
+ */
+static inline void add_board_cases(const char *prefix, const char *machine,
+                                   const void *board,
+                                   const PerfctrQTestCase *cases, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        g_autofree char *path = g_strdup_printf("%s/%s/%s", prefix, machine,
+                                                cases[i].name);
+
+        qtest_add_data_func(path, board, cases[i].func);
     }
 }
 
