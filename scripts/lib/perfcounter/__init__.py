@@ -32,12 +32,15 @@ docs/python-api.md documents it.
 
 from perfcounter import boards, outputs
 from perfcounter.boot import run
-from perfcounter.boot.config import DEFAULT_PERIOD, EXACT, RunConfig
+from perfcounter.boot.config import DEFAULT_PERIOD, EXACT, RunConfig, Serial
+from perfcounter.boot.session import (ExpectTimeout, GuestEnded, Position,
+                                      Session, Step)
 from perfcounter.errors import Failure
 from perfcounter.outputs import OutputOptions
 from perfcounter.results import Result
 from perfcounter.target import BuildOptions, Target
 
 __all__ = ["boards", "outputs", "run", "DEFAULT_PERIOD", "EXACT",
-           "RunConfig", "Failure", "OutputOptions", "Result",
-           "BuildOptions", "Target"]
+           "RunConfig", "Serial", "Session", "Step", "Position",
+           "ExpectTimeout", "GuestEnded", "Failure", "OutputOptions",
+           "Result", "BuildOptions", "Target"]

@@ -42,6 +42,8 @@ class Board:
     bus_faults: bool = True
     # The plugin's timing model of the core (docs/cycles.md); None: none
     cycle_model: str = None
+    # The UART the board's firmware uses as its console (its first)
+    console_uart: int = 0
 
     @property
     def cortex_m(self):

@@ -21,6 +21,9 @@ from perfcounter.boot.config import EXACT, RunConfig
 
 __all__ = ["EXACT", "RunConfig", "run"]
 
+# The stop request of a Session that ends a run (Result.stopped_by_session)
+SESSION = "session"
+
 
 def run(config, qemu=None, workdir=None, echo=False, verbose=False,
         signals=None):
@@ -38,18 +41,35 @@ def run(config, qemu=None, workdir=None, echo=False, verbose=False,
     if workdir is None:
         with tempfile.TemporaryDirectory() as tmp:
             return run(config, qemu, tmp, echo, verbose, signals)
-    workdir = Path(workdir)
     started = time.monotonic()
-    exited = qemu_process.launch(config.command(qemu, workdir), config.board,
-                         timeout=config.timeout, capture=not echo,
-                         keep=echo, verbose=verbose,
-                         image=config.target.readable, cwd=config.guest_cwd,
-                         console=config.console, signals=signals)
+    exited = launch(config, qemu, workdir, echo=echo, verbose=verbose,
+                    stop=signals)
+    return collect(config, exited, qemu, workdir, started)
+
+
+def launch(config, qemu, workdir, echo=False, verbose=False, stop=None,
+           started=None):
+    """Run QEMU for config until the run ends: how it Exited (the
+    qemu_process options, for run() and a Session)."""
+    return qemu_process.launch(
+        config.command(qemu, Path(workdir)), config.board,
+        timeout=config.timeout, capture=not echo, keep=echo,
+        verbose=verbose, image=config.target.readable,
+        cwd=config.guest_cwd, console=config.console, stop=stop,
+        terminal=config.terminal, started=started)
+
+
+def collect(config, exited, qemu, workdir, started):
+    """The Result of a run that Exited: every core's readout and the
+    plugin's results read from workdir (started: its monotonic start)."""
+    workdir = Path(workdir)
+    stopped = exited.stopped or ""
     result = Result(config, exited.exit_code, exited.output,
                     exited.timed_out, exited.fault,
                     qemu_binary=str(qemu.binary(config.board.arch)),
                     host_seconds=time.monotonic() - started,
-                    signal=exited.signal,
+                    signal=stopped if stopped.startswith("SIG") else None,
+                    stopped_by_session=stopped == SESSION,
                     qemu_first_error=exited.first_error)
     result.cores = readout.load(config.report_file(workdir, base)
                                 for base, _ in config.cores)

@@ -25,12 +25,45 @@ DEFAULT_TIMEOUT = 60    # host seconds
 MAX_WINDOWS = 256
 # Where the plugin writes what it found (docs/plugin-results.md)
 PLUGIN_RESULTS = "plugin-results.txt"
+# A character on a serial line: 10 bits (start, 8 data, stop)
+BITS_PER_CHARACTER = 10
+DEFAULT_BAUD = 115200
 
 
 def quoted(value):
     """value as one item of a QEMU option (-device a=1,b=2): a comma in
     it is written twice."""
     return str(value).replace(",", ",,")
+
+
+@dataclass(frozen=True)
+class Serial:
+    """How one of the board's UARTs meets the host; a UART no Serial
+    names sends its output to the run's output (or the console file).
+
+    uart: the UART (QEMU's serial port number; the board's console is
+      board.console_uart).
+    input: a file whose bytes the UART receives in virtual time (read to
+      its end before the guest starts: the same input, the same run).
+    control: the UNIX socket of a controller that drives the guest in
+      lockstep (perfcounter.session).
+    pty: serve the UART on a pseudo-terminal, a symlink to it at pty.
+    socket: serve it on a UNIX socket at socket (QEMU waits for the
+      client before the guest starts).
+    terminal: the run's terminal types into it, as the keys come (not
+      repeatable).
+    """
+    uart: int = 0
+    input: Path = None
+    control: Path = None
+    pty: Path = None
+    socket: Path = None
+    terminal: bool = False
+
+    @property
+    def in_virtual_time(self):
+        """Whether its input arrives in virtual time (perfctr-serial)."""
+        return self.input is not None or self.control is not None
 
 
 @dataclass(frozen=True)
@@ -53,6 +86,11 @@ class RunConfig:
       with stacks).
     plugin, counters: load the plugin, attach the counter cores (both by
       default; without them, only what QEMU itself costs, for the bench).
+    serials: (Serial,...): the UARTs that receive input or are served
+      to a test runner; baud: their line's speed, which sets the virtual
+      time between two input bytes; stop_at_eof: end the run this many
+      ns of virtual time after the input (of every Serial with input)
+      has all been taken and the guest has sent nothing since.
     """
     target: object
     timeout: float = DEFAULT_TIMEOUT
@@ -77,6 +115,9 @@ class RunConfig:
     guest_cwd: Path = None
     plugin: bool = True
     counters: bool = True
+    serials: tuple = ()
+    baud: int = DEFAULT_BAUD
+    stop_at_eof: int = None
 
     def replace(self, **changes):
         return dataclasses.replace(self, **changes)
@@ -87,16 +128,34 @@ class RunConfig:
 
     @property
     def has_stop(self):
-        return bool(self.stop_after or self.stop_at)
+        """Whether something other than the guest ends the run exactly."""
+        return bool(self.stop_after or self.stop_at or
+                    self.stop_at_eof is not None)
 
     def validate(self):
         """Raise Failure for what cannot be run: --cycles on a board
         without a model, a stop or start at a symbol the image lacks,
         what only the plugin measures without it."""
         if not self.plugin and (self.profile is not None or self.cycles or
-                                self.has_stop or self.start_at):
+                                self.stop_after or self.stop_at or
+                                self.start_at):
             raise Failure("profiles, cycles, stops and starts are the "
                           "plugin's: they need plugin=True")
+        uarts = [s.uart for s in self.serials]
+        for serial in self.serials:
+            if not 0 <= serial.uart < self.board.uarts:
+                raise Failure(f"{self.board.name} has UARTs 0 to "
+                              f"{self.board.uarts - 1}, not {serial.uart}")
+            if uarts.count(serial.uart) > 1:
+                raise Failure(f"UART {serial.uart} is given twice: one "
+                              f"input, pty or socket a UART")
+        if self.stop_at_eof is not None and not any(
+                s.input is not None for s in self.serials):
+            raise Failure("a stop at the end of input needs an input")
+        if not self.icount and any(s.in_virtual_time
+                                   for s in self.serials):
+            raise Failure("input in virtual time needs -icount (drop "
+                          "--no-icount)")
         self.cycle_model
         self.stop_pcs
         self.start_pc
@@ -203,13 +262,62 @@ class RunConfig:
             props.append("clock=cycles")
         return ",".join(props)
 
+    @property
+    def char_ns(self):
+        """Virtual ns between two input bytes on a UART at baud."""
+        return round(BITS_PER_CHARACTER * 1e9 / self.baud)
+
+    def serial_args(self):
+        """Every UART of the board, to QEMU's stdout (where the guest's
+        semihosting output goes too) or to the console file, but those
+        a Serial says receive input or are served elsewhere; a Cortex-M's
+        ITM stimulus ports (printf over SWO) along.  The outputs write
+        when the guest does, so they stay in the guest's order."""
+        # Not stdio (one frontend) nor a mux (four at most): the same
+        # file opened once for each UART, appending
+        out = quoted(Path(self.console).resolve() if self.console
+                     else "/proc/self/fd/1")
+        serials = {s.uart: s for s in self.serials}
+        args = []
+        for i in range(self.board.uarts):
+            s = serials.get(i)
+            if s and s.in_virtual_time:
+                spec = (f"perfctr-serial,id=uart{i},path={out},append=on,"
+                        f"char-ns={self.char_ns}")
+                if s.input is not None:
+                    spec += f",input-path={quoted(Path(s.input).resolve())}"
+                if s.control is not None:
+                    spec += f",control={quoted(Path(s.control).resolve())}"
+                if self.stop_at_eof is not None:
+                    spec += f",eof-quiet-ns={self.stop_at_eof}"
+            elif s and s.pty:
+                spec = f"pty,id=uart{i},path={quoted(Path(s.pty).absolute())}"
+            elif s and s.socket:
+                spec = (f"socket,id=uart{i},path="
+                        f"{quoted(Path(s.socket).absolute())},server=on,"
+                        f"wait=on")
+            elif s and s.terminal:
+                spec = (f"file,id=uart{i},path={out},append=on,"
+                        f"input-path=/proc/self/fd/0")
+            else:
+                spec = f"file,id=uart{i},path={out},append=on"
+            args += ["-chardev", spec, "-serial", f"chardev:uart{i}"]
+        if self.board.cortex_m:
+            args += ["-chardev", f"file,id=itm,path={out},append=on",
+                     "-global", "armv7m-itm.chardev=itm"]
+        return args
+
+    @property
+    def terminal(self):
+        """Whether QEMU reads the run's terminal (a Serial's terminal)."""
+        return any(s.terminal for s in self.serials)
+
     def command(self, qemu, workdir):
         """The QEMU command line (a list) that boots the target: its UARTs
         and semihosting on QEMU's stdout (or the console file), every
         counter core, -icount, the plugin, QMP, the extra arguments."""
         board = self.board
-        cmd = headless(qemu, board, serial=False) + \
-            console_args(board, self.console)
+        cmd = headless(qemu, board, serial=False) + self.serial_args()
         cmd += ["-chardev", "stdio,id=guest-stdio", "-semihosting-config",
                 "enable=on,target=native,chardev=guest-stdio"]
         for base, sections in self.cores if self.counters else ():
@@ -235,21 +343,3 @@ def headless(qemu, board, serial=True):
     return [str(qemu.binary(board.arch))] + board.qemu_args + [
         "-display", "none", "-monitor", "none"] + (
             ["-serial", "none"] if serial else [])
-
-
-def console_args(board, console=None):
-    """Every UART of board, and a Cortex-M's ITM stimulus ports (printf
-    over SWO), to QEMU's stdout, where the guest's semihosting output
-    goes too, or to the file console.  Each writes when the guest does,
-    so they stay in the guest's order."""
-    # Not stdio (one frontend) nor a mux (four at most): the same file
-    # opened once for each UART, appending
-    path = quoted(Path(console).resolve() if console else "/proc/self/fd/1")
-    args = []
-    for i in range(board.uarts):
-        args += ["-chardev", f"file,id=uart{i},path={path},append=on",
-                 "-serial", f"chardev:uart{i}"]
-    if board.cortex_m:
-        args += ["-chardev", f"file,id=itm,path={path},append=on",
-                 "-global", "armv7m-itm.chardev=itm"]
-    return args

@@ -29,13 +29,16 @@ class Exited:
     output: str          # the guest's stdout (when captured or kept)
     timed_out: bool
     fault: str = None    # the one-line reason, if the guest faulted
-    signal: str = None   # the signal that cut the run short (SIGTERM...)
+    stopped: str = None  # who cut the run short (SIGTERM..., session)
     first_error: str = None     # QEMU's first line on stderr
 
 
 # What QEMU says when it shuts down on a signal: ours (stop()), or one
 # a test runner sent the whole process group
 _TERMINATING = re.compile(r": terminating on signal \d+\b")
+# Where QEMU put a UART served on a pty (on its stdout, among the
+# guest's output): said as the scripts say things
+_PTY = re.compile(r"^char device redirected to (\S+) \(label (\w+)\)$")
 
 
 class Relay:
@@ -60,6 +63,10 @@ class Relay:
             if line.rstrip("\n") in self.noise or (
                     self.stopping and _TERMINATING.search(line)):
                 continue
+            pty = _PTY.match(line.rstrip("\n"))
+            if pty:
+                say(f"{pty[2]} is on {pty[1]}")
+                continue
             if self.first is None:
                 self.first = line.rstrip("\n")
             if self.report or faults.is_header(line):
@@ -83,23 +90,27 @@ class Relay:
 
 def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
            verbose=False, image=None, keep=False, cwd=None, console=None,
-           signals=None):
+           stop=None, terminal=False, started=None):
     """Run the QEMU command cmd (for board) until the guest exits; stop
-    it after timeout host seconds, or when signals (a signals.Signals)
-    says a terminating signal arrived.  Returns how it Exited.
+    it after timeout host seconds, or when stop (a signals.StopRequest:
+    a terminating signal arrived, a session ended the run) is requested.
+    Returns how it Exited.
 
     QEMU's stderr is passed on as it comes, less the board's known noise.
     image (an elf.Image) names the function a fault is in.  With
     capture, the guest's stdout is kept instead of passed on; with keep,
     passed on and also kept.  cwd is where the guest's semihosting file
-    I/O lands; console the file the UARTs write (emptied first).
+    I/O lands; console the file the UARTs write (emptied first).  With
+    terminal, QEMU reads the process's standard input (a UART does).
+    started(proc) is called once QEMU runs.
     """
     if console:
         Path(console).write_text("")    # the UARTs append
     if verbose:
         say("running: " + " ".join(cmd))
     try:
-        proc = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.DEVNULL,
+        proc = subprocess.Popen(cmd, cwd=cwd,
+                                stdin=None if terminal else subprocess.DEVNULL,
                                 stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True,
                                 errors="replace")
@@ -112,7 +123,9 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
                in [(output, proc.stdout), (errors, proc.stderr)]]
     for reader in readers:
         reader.start()
-    timed_out, signalled = _wait(proc, timeout, signals, errors)
+    if started:
+        started(proc)
+    timed_out, stopped = _wait(proc, timeout, stop, errors)
     for reader in readers:
         reader.join()
     # Killed by a signal (QEMU aborts on a fatal error): 128 + signal,
@@ -120,17 +133,17 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
     code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
     if timed_out:
         code = TIMEOUT_EXIT
-    elif signalled:
-        code = 128 + signals.signum
+    elif stopped:
+        code = stop.exit_code
     return Exited(code, "".join(output.captured), timed_out,
                   output.fault or errors.fault,
-                  signals.name if signalled else None, errors.first)
+                  stop.reason if stopped else None, errors.first)
 
 
-def _wait(proc, timeout, signals, errors):
-    """Wait for QEMU to exit, stopping it at the timeout or on a signal:
-    (timed out, stopped by a signal)."""
-    wake = signals.wake if signals else threading.Event()
+def _wait(proc, timeout, stop, errors):
+    """Wait for QEMU to exit, stopping it at the timeout or when a stop
+    is requested: (timed out, stopped on request)."""
+    wake = stop.wake if stop else threading.Event()
     exited = threading.Event()
 
     def waiter():
@@ -140,27 +153,27 @@ def _wait(proc, timeout, signals, errors):
 
     threading.Thread(target=waiter, daemon=True).start()
     deadline = time.monotonic() + timeout
-    if signals:
-        signals.running = True
+    if stop:
+        stop.running = True
     try:
         while not exited.is_set():
-            if signals and signals.signum is not None:
+            if stop and stop.reason is not None:
                 errors.stopping = True
-                stop(proc)
+                terminate(proc)
                 return False, True
             left = deadline - time.monotonic()
             if left <= 0:
                 errors.stopping = True
-                stop(proc)
+                terminate(proc)
                 return True, False
             wake.wait(left)
     finally:
-        if signals:
-            signals.running = False
-    return False, bool(signals and signals.signum is not None)
+        if stop:
+            stop.running = False
+    return False, bool(stop and stop.reason is not None)
 
 
-def stop(proc, grace=TERM_GRACE):
+def terminate(proc, grace=TERM_GRACE):
     """Stop a QEMU that has run too long: SIGTERM first, on which QEMU
     shuts down as a guest's exit would, running its exit notifiers (so
     each core writes its report-file); SIGKILL if it is still there

@@ -20,30 +20,36 @@ class SignalExit(Exception):
         self.signum = signum
 
 
-class Signals:
+class StopRequest:
+    """A request to end a run before the guest does, for launch() to
+    wait on: reason says who asked (None: nobody yet), exit_code what the
+    run then exits with."""
+
+    def __init__(self):
+        self.reason = None
+        self.exit_code = 0
+        self.wake = threading.Event()   # set when the request is made
+        self.running = False            # a launch() is waiting on wake
+
+    def request(self, reason, exit_code=0):
+        if self.reason is None:
+            self.reason, self.exit_code = reason, exit_code
+        self.wake.set()
+
+
+class Signals(StopRequest):
     """The first terminating signal the process got.
 
         signals = Signals().install()
-        exited = qemu_process.launch(cmd, board, signals=signals)
+        exited = qemu_process.launch(cmd, board, stop=signals)
     """
-
-    def __init__(self):
-        self.signum = None
-        self.wake = threading.Event()   # set on a signal
-        self.running = False            # a launch() is waiting on wake
 
     def install(self):
         for signum in TERMINATING:
             signal.signal(signum, self._handle)
         return self
 
-    @property
-    def name(self):
-        return signal.Signals(self.signum).name if self.signum else None
-
     def _handle(self, signum, frame):
-        if self.signum is None:
-            self.signum = signum
-        self.wake.set()
+        self.request(signal.Signals(signum).name, 128 + signum)
         if not self.running:
             raise SignalExit(signum)

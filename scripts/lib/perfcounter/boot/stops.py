@@ -57,6 +57,9 @@ def describe(config, stopped_by):
         return f"the {ordinal(nth)} arrival at {name}"
     if kind == "time":
         return f"{int(rest.split()[0]) / 1e6:g} ms of virtual time"
+    if kind == "input-end":
+        return (f"the end of its input and "
+                f"{config.stop_at_eof / 1e6:g} ms without output")
     return f"{int(rest):,} {kind}"
 
 
@@ -71,6 +74,8 @@ def summary(result):
                f"stop)")
     elif outcome.stopped_by:
         how = f"stopped after {describe(config, outcome.stopped_by)}"
+    elif result.stopped_by_session:
+        how = "stopped by its session, where the guest waited for it"
     elif result.exit_code and outcome.instructions == 0:
         how = (f"QEMU ended before the guest ran an instruction (exit "
                f"code {result.exit_code}; its message is above)")
@@ -95,7 +100,8 @@ def json_run(result):
     outcome = result.outcome
     run = {
         "ended": result.ended,
-        "stopped_by": outcome.stopped_by,
+        "stopped_by": "session" if result.stopped_by_session
+        else outcome.stopped_by,
         "instructions": outcome.instructions,
         "virtual_ns": outcome.ns,
     }

@@ -8,10 +8,12 @@ import shutil
 import sys
 import tempfile
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 from perfcounter import boards, outputs
 from perfcounter.build import firmware, qemu
+from perfcounter.cli import terminal
 from perfcounter.cli.common import ArgumentParser, main_guard
 from perfcounter.errors import Failure
 from perfcounter.messages import say
@@ -20,10 +22,12 @@ from perfcounter.paths import BUILD
 from perfcounter.results import readout
 from perfcounter.boot import qemu_process, run, stops
 from perfcounter.boot.signals import Signals
-from perfcounter.boot.config import DEFAULT_PERIOD, DEFAULT_TIMEOUT, RunConfig
+from perfcounter.boot.config import (DEFAULT_BAUD, DEFAULT_PERIOD,
+                                     DEFAULT_TIMEOUT, RunConfig, Serial)
 from perfcounter.target import BuildOptions, Target
 
 EXAMPLES = ["checksum", "two_cores", "event_sampling", "counter_extension"]
+DEFAULT_QUIET_NS = 10_000_000
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20}
 
 
@@ -181,6 +185,36 @@ def parse_args(argv):
                       help="profile (--sample, --cycles) from the first "
                       "time the pc reaches SYMBOL (or an address), to "
                       "leave boot and start-up out")
+    talk = p.add_argument_group(
+        "talking to the firmware", "a UART's input arrives in virtual "
+        "time, a byte each character time of the line (--baud), whenever "
+        "the UART has room: the same input gives the same run; UART is "
+        "QEMU's serial port number, the board's console by default "
+        "(docs/testing-your-firmware.md)")
+    talk.add_argument("--input", type=serial_file, action="append",
+                      default=[], metavar="[UART:]FILE",
+                      help="send FILE's bytes to the UART; - reads the "
+                      "standard input to its end first (a pipe is not "
+                      "read unless asked: CI shells feed their script "
+                      "there); without --input, a terminal types into "
+                      "the console as the keys come (not repeatable)")
+    talk.add_argument("--uart-pty", type=serial_file, action="append",
+                      default=[], metavar="[UART:]PATH",
+                      help="serve the UART on a pseudo-terminal, with a "
+                      "symlink to it at PATH, for a test runner that opens "
+                      "a serial device (its input is not repeatable)")
+    talk.add_argument("--uart-socket", type=serial_file, action="append",
+                      default=[], metavar="[UART:]PATH",
+                      help="serve the UART on a UNIX socket at PATH; the "
+                      "guest starts once the runner connects")
+    talk.add_argument("--baud", type=baud, default=DEFAULT_BAUD,
+                      help="the line's speed: an input byte each 10 bits "
+                      "of it (default: %(default)s, 86.8 us a byte)")
+    talk.add_argument("--stop-at-eof", nargs="?", type=quiet,
+                      const=DEFAULT_QUIET_NS, metavar="QUIET",
+                      help="end the run once the input has all been taken "
+                      "and the guest has sent nothing for QUIET of "
+                      "virtual time (default 10ms)")
     hot = p.add_argument_group(
         "finding hot spots", "with no code in the guest and no change to "
         "what it measures; gprof reads the gmon.out with the image")
@@ -291,7 +325,7 @@ def parse_args(argv):
     # --threshold's metavar once, here
     p.usage = p.format_usage().removeprefix("usage: ").rstrip("\n") \
         .replace("%", "%%")
-    args = p.parse_intermixed_args(sample_value_or_file(argv))
+    args = p.parse_intermixed_args(optional_values(argv))
     if (args.junit or args.threshold) and not args.baseline:
         p.error("--junit and --threshold go with --baseline")
     if args.qmp and not args.qmp.resolve().parent.is_dir():
@@ -304,20 +338,47 @@ def parse_args(argv):
     return args
 
 
-def sample_value_or_file(argv):
-    """argv with '--sample X', where X is not a period, read as the
-    default period and the file X: --sample's value is optional, and
-    what is not a period is a file."""
+def optional_values(argv):
+    """argv with '--sample X' or '--stop-at-eof X', where X is not such
+    an option's value, read as the option's default and the file X:
+    their values are optional, and what is not a value is a file."""
+    defaults = {"--sample": (hotspots.period, DEFAULT_PERIOD),
+                "--stop-at-eof": (quiet, "10ms")}
     out = []
     for i, arg in enumerate(argv):
         out.append(arg)
-        if arg == "--sample" and i + 1 < len(argv):
+        if arg in defaults and i + 1 < len(argv):
+            parse, default = defaults[arg]
             try:
-                hotspots.period(argv[i + 1])
+                parse(argv[i + 1])
             except argparse.ArgumentTypeError:
                 if not argv[i + 1].startswith("-"):
-                    out[-1] = f"--sample={DEFAULT_PERIOD}"
+                    out[-1] = f"{arg}={default}"
     return out
+
+
+def serial_file(text):
+    """[UART:]PATH: (UART or None for the console, PATH)."""
+    uart, sep, path = text.partition(":")
+    if sep and uart.isdigit():
+        return int(uart), path
+    return None, text
+
+
+def baud(text):
+    if not text.isdigit() or not 300 <= int(text) <= 10_000_000:
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a baud rate from 300 to 10000000")
+    return int(text)
+
+
+def quiet(text):
+    """--stop-at-eof's value: virtual time, in ns."""
+    kind, ns = stops.after(text)
+    if kind != "time":
+        raise argparse.ArgumentTypeError(
+            f"'{text}' is not a virtual time (say 10ms, 500us)")
+    return ns
 
 
 def check_stops(parser, args):
@@ -408,6 +469,38 @@ def choose_target(args, board, workdir):
     return Target(image, board, BuildOptions(args.optimization))
 
 
+def serials(args, board, workdir):
+    """The Serials of --input, --uart-pty and --uart-socket, and of the
+    terminal typing into the console when nothing else does."""
+    found = {}
+
+    def add(uart, **how):
+        uart = board.console_uart if uart is None else uart
+        if uart in found:
+            raise Failure(f"UART {uart} is given twice (--input, "
+                          f"--uart-pty, --uart-socket): one each")
+        found[uart] = Serial(uart, **how)
+
+    for uart, path in args.input:
+        if path == "-":
+            path = Path(workdir) / f"input-uart{uart or 0}"
+            path.write_bytes(sys.stdin.buffer.read())
+        add(uart, input=Path(path))
+    for uart, path in args.uart_pty:
+        link = Path(path)
+        # A symlink left by an earlier run makes QEMU refuse to start
+        if link.is_symlink():
+            link.unlink()
+        elif link.exists():
+            raise Failure(f"--uart-pty {path}: exists and is not a symlink")
+        add(uart, pty=link)
+    for uart, path in args.uart_socket:
+        add(uart, socket=Path(path))
+    if board.console_uart not in found and terminal.usable():
+        add(None, terminal=True)
+    return tuple(found[u] for u in sorted(found))
+
+
 def run_config(args, target, workdir):
     """The RunConfig of the command line."""
     return RunConfig(
@@ -419,7 +512,9 @@ def run_config(args, target, workdir):
         timeline_events=args.timeline_events if args.timeline else 0,
         console=args.console, qmp=args.qmp, qemu_args=tuple(args.qemu_arg),
         # where the -pg program's gmon.out lands
-        guest_cwd=Path(workdir) if args.gprof else None)
+        guest_cwd=Path(workdir) if args.gprof else None,
+        serials=serials(args, target.board, workdir), baud=args.baud,
+        stop_at_eof=args.stop_at_eof)
 
 
 def output_options(args, target):
@@ -447,6 +542,13 @@ def announce(config):
     if config.qmp:
         say(f"QMP on {config.qmp}: scripts/readout {config.qmp} prints "
             f"the live counts")
+    for serial in config.serials:
+        if serial.input is not None:
+            say(f"uart{serial.uart}: {serial.input.stat().st_size:,} bytes "
+                f"of input, a byte each {config.char_ns / 1000:g} us of "
+                f"virtual time when the UART has room")
+        elif serial.socket:
+            say(f"uart{serial.uart} waits for a client on {serial.socket}")
     if config.profile is not None and config.follow_tasks and \
             target.readable:
         layout = target.rtos_layout
@@ -475,8 +577,9 @@ def main():
         config = run_config(args, target, workdir)
         config.validate()
         announce(config)
-        result = run(config, built, workdir, echo=True,
-                     verbose=args.verbose, signals=signals)
+        with terminal.keys_to_guest() if config.terminal else nullcontext():
+            result = run(config, built, workdir, echo=True,
+                         verbose=args.verbose, signals=signals)
         if result.failed_to_start:
             raise Failure(f"QEMU did not start the guest (exit code "
                           f"{result.exit_code}): "

@@ -29,7 +29,10 @@ class Result:
     plugin_error: str = None
     qemu_binary: str = None
     host_seconds: float = None
+    steps: list = field(default_factory=list)   # a Session's Steps
     signal: str = None              # "SIGTERM"... when a signal ended it
+    stopped_by_session: bool = False    # a Session ended it where the
+    #                                     guest waited for it
     qemu_first_error: str = None    # QEMU's first line on stderr
 
     @property
@@ -52,7 +55,9 @@ class Result:
             return "timeout"
         if self.signal:
             return "signal"
-        return "stop" if self.outcome.stopped_by else "exit"
+        if self.outcome.stopped_by or self.stopped_by_session:
+            return "stop"
+        return "exit"
 
     @property
     def cut_short(self):
