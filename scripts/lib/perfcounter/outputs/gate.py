@@ -28,6 +28,11 @@ A profile that followed tasks and interrupt handlers (the --json
 handler's worst run ("run_max"), as the counter "task NAME" or "[irq]
 FUNCTION", core "tasks", key its name.
 
+A test session's results (perfcounter.testing.results) compare the same
+way: each test's run and each of its steps is a counter, core "tests",
+key "NODEID::STEP" ("(test)" for the whole run), its instructions,
+cycles and virtual ns the metrics.
+
 Counts under -icount are exact, so any other change is real too: it is
 shown, but fails nothing. A value of the baseline missing from the run
 is a regression; a value only the run has is shown as new.
@@ -47,6 +52,8 @@ REGRESSION_EXIT = 3
 TOTAL = "total"
 RUN = "run"
 TASKS = "tasks"
+TESTS = "tests"
+WHOLE_TEST = "(test)"
 
 
 @dataclass
@@ -134,6 +141,13 @@ def _values(doc):
             metrics["run_cycles_max"] = c["run_cycles"]["max"]
         for metric, value in metrics.items():
             out[(TASKS, c["name"], metric)] = (name, value)
+    for nodeid, test in doc.get("tests", {}).items():
+        for step, counts in [(WHOLE_TEST, test)] + list(
+                test.get("steps", {}).items()):
+            for metric in ("instructions", "cycles", "ns"):
+                if counts.get(metric) is not None:
+                    out[(TESTS, f"{nodeid}::{step}", metric)] = (
+                        f"{nodeid} {step}", counts[metric])
     run = doc.get("run") or {}
     if run.get("ended") == "stop" and run.get("instructions") is not None:
         out[(RUN, RUN, "instructions")] = ("(run to the stop)",

@@ -1,0 +1,293 @@
+# SPDX-License-Identifier: MIT
+"""pytest plugin: test firmware on an emulated board, each test driving
+it through the dut fixture (a perfcounter Session) with the same numbers
+on every run.
+
+    def test_fib(dut):
+        dut.expect("> ")
+        with dut.step("fib") as step:
+            dut.send_line("fib 20")
+            dut.expect(r"fib\\(20\\) = 6765\\r\\n")
+        assert step.cycles <= 20000
+
+    pytest --firmware build/shell.elf --board mps2-an385
+
+Registered by its entry point (pytest11) when the package is installed,
+or with -p perfcounter.testing.plugin from a checkout (scripts/lib on
+PYTHONPATH).  Options: --firmware, --board, --cycles/--no-cycles,
+--sample, --firmware-timeout, --perfcounter-results DIR, --shard K/N and
+--shard-durations FILE; markers firmware(...) and budget(...).  Each
+test's counts go to pytest's report as properties (so to --junitxml),
+and the session writes DIR (perfcounter.testing.results), from the
+controller under pytest-xdist.  docs/testing-your-firmware.md.
+"""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from perfcounter import boards
+from perfcounter.boot.config import DEFAULT_PERIOD, EXACT, RunConfig
+from perfcounter.boot.session import Session
+from perfcounter.errors import Failure
+from perfcounter.outputs import OutputOptions, hotspots, json_report
+from perfcounter.target import Target
+from perfcounter.testing import results, shards
+
+DEFAULT_RESULTS = "perfcounter-results"
+DEFAULT_TIMEOUT = 60.0
+
+
+def _period(text):
+    return EXACT if text == "exact" else int(text)
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("perfcounter", "firmware on an emulated board "
+                            "(perfcounter)")
+    group.addoption("--firmware", metavar="ELF",
+                    help="the firmware image the dut fixture boots (a "
+                    "test's firmware marker may name another)")
+    try:
+        group.addoption("--board", default=boards.DEFAULT_BOARD,
+                        choices=list(boards.BOARDS),
+                        help="the board it boots on (default: "
+                        "%(default)s)")
+    except ValueError:
+        pass    # a conftest of its own has one (perf-counter's suite)
+    group.addoption("--cycles", action="store_true", default=None,
+                    help="estimate cycles with the board's timing model "
+                    "(the default where it has one)")
+    group.addoption("--no-cycles", dest="cycles", action="store_false",
+                    help="count instructions only")
+    group.addoption("--sample", nargs="?", type=_period,
+                    const=DEFAULT_PERIOD, metavar="PERIOD",
+                    help="profile each test (gmon.out and call stacks in "
+                    f"its results): a sample every PERIOD clocks "
+                    f"(default {DEFAULT_PERIOD}), or exact")
+    group.addoption("--firmware-timeout", type=float,
+                    default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                    help="host seconds a test's run may take, and an "
+                    "expect() may wait (default: %(default)s)")
+    group.addoption("--perfcounter-results", default=DEFAULT_RESULTS,
+                    metavar="DIR",
+                    help="where the session writes its results: "
+                    "results.json, junit.xml, durations.json, each test's "
+                    "outputs (default: %(default)s)")
+    group.addoption("--shard", metavar="K/N",
+                    help="run the K-th of N shards of the tests (a stable "
+                    "partition, the same on every machine)")
+    group.addoption("--shard-durations", metavar="FILE",
+                    help="balance the shards by the host seconds each test "
+                    "took (an earlier session's durations.json)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "firmware(image=None, board=None, cycles=None, "
+        "sample=None, uart=None, timeout=None): how the dut fixture boots "
+        "this test's firmware, instead of the command line's")
+    config.addinivalue_line(
+        "markers", "budget(step=None, instructions=None, cycles=None, "
+        "ns=None): fail the test when the step (the whole test without "
+        "one) takes more")
+    if config.getoption("shard"):
+        try:
+            shards.parse(config.getoption("shard"))
+        except ValueError as err:
+            raise pytest.UsageError(f"--shard: {err}") from None
+    if not hasattr(config, "workerinput"):     # the controller, or alone
+        config.pluginmanager.register(Collector(config), "perfcounter-"
+                                      "collector")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not config.getoption("shard"):
+        return
+    k, n = shards.parse(config.getoption("shard"))
+    path = config.getoption("shard_durations")
+    durations = shards.load_durations(path) if path else None
+    where = shards.assign([i.nodeid for i in items], n, durations)
+    kept = [i for i in items if where[i.nodeid] == k - 1]
+    config.hook.pytest_deselected(items=[i for i in items
+                                         if where[i.nodeid] != k - 1])
+    items[:] = kept
+
+
+# The command-line option of each firmware marker argument
+_OPTIONS = {"image": "firmware", "board": "board", "cycles": "cycles",
+            "sample": "sample", "timeout": "firmware_timeout", "uart": None}
+
+
+def _option(item, name, default=None):
+    """A firmware marker's value, else the command line's."""
+    marker = item.get_closest_marker("firmware")
+    if marker:
+        if name == "image" and marker.args:
+            return marker.args[0]
+        if marker.kwargs.get(name) is not None:
+            return marker.kwargs[name]
+    option = _OPTIONS[name]
+    value = item.config.getoption(option) if option else None
+    return default if value is None else value
+
+
+def _results_dir(config):
+    return Path(config.getoption("perfcounter_results"))
+
+
+@pytest.fixture
+def dut(request):
+    """A Session of the test's firmware: booted, waiting at its first
+    instruction; stopped after the test (if it has not ended), its
+    counts recorded."""
+    item = request.node
+    image = _option(item, "image")
+    if not image:
+        pytest.fail("no firmware: give --firmware ELF or "
+                    "@pytest.mark.firmware(ELF)", pytrace=False)
+    board_name = _option(item, "board", boards.DEFAULT_BOARD)
+    board = boards.get(board_name if isinstance(board_name, str)
+                       else board_name[0])
+    cycles = _option(item, "cycles")
+    sample = _option(item, "sample")
+    timeout = float(_option(item, "timeout"))
+    target = Target(Path(image).resolve(), board)
+    target.check()
+    config = RunConfig(target, timeout=timeout, profile=sample,
+                       cycles=bool(board.cycle_model) if cycles is None
+                       else cycles)
+    outputs = _results_dir(item.config) / results.TESTS / \
+        results.test_dir(item.nodeid)
+    if outputs.exists():
+        shutil.rmtree(outputs)
+    outputs.mkdir(parents=True)
+    session = Session(config, uart=_option(item, "uart"),
+                      host_timeout=timeout)
+    session.start()
+    item._perfcounter_session = session
+    try:
+        yield session
+    finally:
+        result = session.result or session.stop()
+        test = summary(result, session)
+        item.user_properties.extend(results.properties_of(test))
+        _write_outputs(outputs, result, test)
+        session.close()
+
+
+def summary(result, session):
+    """The test's dict of results (less its outcome): its run's counts,
+    in all and per step."""
+    outcome = result.outcome
+    return {
+        "board": result.board.name,
+        "image": str(result.target.path),
+        "exit_code": result.exit_code,
+        "ended": result.ended,
+        "instructions": outcome.instructions,
+        "cycles": result.plugin.cycles if result.plugin and
+        result.plugin.cycles_model else None,
+        "ns": outcome.ns,
+        "steps": {s.name: {"instructions": s.instructions,
+                           "cycles": s.cycles, "ns": s.ns}
+                  for s in session.steps},
+    }
+
+
+def _write_outputs(folder, result, test):
+    doc = json_report.document(result)
+    doc["steps"] = test["steps"]
+    (folder / "run.json").write_text(json.dumps(doc, indent=2) + "\n")
+    if result.profile is not None:
+        hotspots.write(result, OutputOptions(
+            gmon=folder / "gmon.out", stacks=folder / "stacks.txt"),
+            report=lambda message: None)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """After the test's body: its budget markers, against its steps."""
+    yield
+    session = getattr(pyfuncitem, "_perfcounter_session", None)
+    if session is None:
+        return
+    over = []
+    for marker in pyfuncitem.iter_markers("budget"):
+        step = marker.kwargs.get("step") or (marker.args[0] if marker.args
+                                             else None)
+        span = _span(session, step)
+        for count in results.COUNTS:
+            limit = marker.kwargs.get(count)
+            if limit is not None and getattr(span, count) > limit:
+                over.append(f"{step or 'the test'} took "
+                            f"{getattr(span, count):,} {count}, over its "
+                            f"budget of {limit:,}")
+    if over:
+        raise AssertionError("; ".join(over))
+
+
+def _span(session, step):
+    if step is None:
+        from perfcounter.boot.session import Position, Step
+        return Step("test", Position(), session.position)
+    found = [s for s in session.steps if s.name == step]
+    if not found:
+        raise AssertionError(f"budget for step {step!r}, which the test "
+                             f"did not make (dut.step({step!r}))")
+    return found[-1]
+
+
+class Collector:
+    """The session's results, gathered from every test's reports (on the
+    controller under pytest-xdist) and written when it ends."""
+
+    def __init__(self, config):
+        self.config = config
+        self.tests = {}
+        self.durations = {}
+
+    def pytest_sessionstart(self, session):
+        folder = _results_dir(self.config)
+        for name in (results.TESTS, results.PROFILE):
+            shutil.rmtree(folder / name, ignore_errors=True)
+        for name in (results.RESULTS, results.JUNIT, results.DURATIONS):
+            (folder / name).unlink(missing_ok=True)
+
+    def pytest_runtest_logreport(self, report):
+        test = self.tests.setdefault(report.nodeid, {"outcome": "passed"})
+        found = results.test_of_properties(report.user_properties)
+        if len(found) > 1 or found["steps"]:
+            test.update(found)
+        if report.when == "call":
+            self.durations[report.nodeid] = round(report.duration, 3)
+            if report.outcome != "passed":
+                test["outcome"] = report.outcome
+        elif report.failed:
+            test["outcome"] = "error"
+        elif report.skipped:
+            test["outcome"] = "skipped"
+        if (report.failed or report.skipped) and "message" not in test:
+            test["message"] = report.longreprtext
+
+    def pytest_sessionfinish(self, session):
+        tests = {n: t for n, t in self.tests.items() if "board" in t}
+        if not tests:
+            return
+        folder = _results_dir(self.config)
+        doc = results.document(tests)
+        results.write(folder, doc, {n: self.durations[n] for n in tests
+                                    if n in self.durations})
+        try:
+            results.sum_profiles(folder, doc, [folder])
+        except Failure as err:
+            self.config.get_terminal_writer().line(f"perfcounter: {err}")
+
+    def pytest_terminal_summary(self, terminalreporter):
+        tests = {n: t for n, t in self.tests.items() if "board" in t}
+        if tests:
+            terminalreporter.write_line(
+                f"perfcounter: {len(tests)} firmware tests' results in "
+                f"{_results_dir(self.config)}")

@@ -1,0 +1,202 @@
+# SPDX-License-Identifier: MIT
+"""What a test session of firmware writes (the pytest plugin's
+--perfcounter-results DIR), and how the results of several sessions
+(shards) merge into the one an unsharded session would have written.
+
+    DIR/results.json    every test: its outcome and its run's counts, in
+                        total and per step (instructions, estimated
+                        cycles, virtual ns), exact and the same on every
+                        run; schemas/test-results.schema.json
+    DIR/junit.xml       the same as JUnit XML (virtual seconds as each
+                        test's time, the counts as properties): nothing
+                        in it depends on the host, so shards merge to
+                        the very bytes of an unsharded run
+    DIR/durations.json  each test's host seconds, for balancing shards
+    DIR/tests/ID/       each test's outputs (run.json; gmon.out and
+                        stacks.txt when it was profiled)
+    DIR/profile/IMAGE/  the profiles of every test that booted IMAGE,
+                        summed: gmon.out (gprof -s) and stacks.txt
+"""
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from perfcounter.errors import Failure
+
+FORMAT = "perfcounter-tests"
+VERSION = 1
+RESULTS = "results.json"
+JUNIT = "junit.xml"
+DURATIONS = "durations.json"
+TESTS = "tests"
+PROFILE = "profile"
+# What a step and a run are counted in
+COUNTS = ("instructions", "cycles", "ns")
+
+
+def test_dir(nodeid):
+    """The folder of a test's outputs, named after its node id."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_")
+
+
+def document(tests):
+    """The results document of {node id: test}, tests sorted."""
+    return {"format": FORMAT, "version": VERSION,
+            "tests": {n: tests[n] for n in sorted(tests)}}
+
+
+def load(path):
+    """A results document (a file, or a results directory)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / RESULTS
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, ValueError) as err:
+        raise Failure(f"{path}: cannot read test results ({err})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise Failure(f"{path}: not perfcounter test results")
+    if doc.get("version") != VERSION:
+        raise Failure(f"{path}: results version {doc.get('version')}; this "
+                      f"perfcounter reads version {VERSION}")
+    return doc
+
+
+def merge(docs):
+    """One document of several sessions' (shards'): every test once."""
+    tests = {}
+    for doc in docs:
+        for nodeid, test in doc["tests"].items():
+            if nodeid in tests:
+                raise Failure(f"{nodeid} is in two shards' results: each "
+                              f"test belongs to one shard")
+            tests[nodeid] = test
+    return document(tests)
+
+
+def junit(doc):
+    """JUnit XML of a results document, made only of what the document
+    holds, so that it depends on nothing of the host."""
+    tests = doc["tests"]
+    counts = {o: sum(t["outcome"] == o for t in tests.values())
+              for o in ("failed", "error", "skipped")}
+    total_ns = sum(t.get("ns") or 0 for t in tests.values())
+    suite = ET.Element("testsuite", {
+        "name": "perfcounter", "tests": str(len(tests)),
+        "failures": str(counts["failed"]), "errors": str(counts["error"]),
+        "skipped": str(counts["skipped"]), "time": _seconds(total_ns)})
+    for nodeid, test in tests.items():
+        path, _, name = nodeid.rpartition("::")
+        case = ET.SubElement(suite, "testcase", {
+            "classname": path.replace("/", ".").removesuffix(".py"),
+            "name": name, "time": _seconds(test.get("ns") or 0)})
+        properties = ET.SubElement(case, "properties")
+        for key, value in properties_of(test):
+            ET.SubElement(properties, "property",
+                          {"name": key, "value": str(value)})
+        if test["outcome"] in ("failed", "error"):
+            tag = "failure" if test["outcome"] == "failed" else "error"
+            element = ET.SubElement(case, tag, {
+                "message": (test.get("message") or "").splitlines()[0]
+                if test.get("message") else test["outcome"]})
+            element.text = test.get("message") or ""
+        elif test["outcome"] == "skipped":
+            ET.SubElement(case, "skipped",
+                          {"message": test.get("message") or ""})
+    ET.indent(suite)
+    return ET.tostring(suite, encoding="unicode",
+                       xml_declaration=True) + "\n"
+
+
+def properties_of(test):
+    """[(name, value)] of a test's run and steps: what the plugin
+    attaches to pytest's report (and JUnit) as properties."""
+    out = [(f"perfcounter.{k}", test[k]) for k in
+           ("board", "image", "exit_code", "ended") + COUNTS
+           if test.get(k) is not None]
+    for step, counts in test.get("steps", {}).items():
+        out += [(f"perfcounter.step.{step}.{k}", counts[k]) for k in COUNTS
+                if counts.get(k) is not None]
+    return out
+
+
+def test_of_properties(properties):
+    """The test dict (less its outcome) of properties_of()'s pairs."""
+    test = {"steps": {}}
+    for key, value in properties:
+        if not key.startswith("perfcounter."):
+            continue
+        key = key.removeprefix("perfcounter.")
+        if key.startswith("step."):
+            step, _, count = key.removeprefix("step.").rpartition(".")
+            test["steps"].setdefault(step, {})[count] = value
+        else:
+            test[key] = value
+    return test
+
+
+def _seconds(ns):
+    return f"{ns / 1e9:.9f}"
+
+
+def write(folder, doc, durations=None):
+    """results.json and junit.xml of doc (and durations.json) in folder;
+    then the profiles of its tests, summed per image."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / RESULTS).write_text(json.dumps(doc, indent=2) + "\n")
+    (folder / JUNIT).write_text(junit(doc))
+    if durations is not None:
+        (folder / DURATIONS).write_text(json.dumps(
+            {"durations": {n: durations[n] for n in sorted(durations)}},
+            indent=2) + "\n")
+
+
+def sum_profiles(folder, doc, sources):
+    """folder/profile/IMAGE/{gmon.out,stacks.txt}: the profiles of every
+    test of doc that has them (in the folders of sources, a test's
+    outputs in SOURCE/tests/ID/), summed per image, in node id order."""
+    by_image = {}
+    for nodeid, test in doc["tests"].items():
+        for source in sources:
+            outputs = Path(source) / TESTS / test_dir(nodeid)
+            if (outputs / "gmon.out").is_file() and test.get("image"):
+                by_image.setdefault(test["image"], []).append(
+                    (outputs, test["board"]))
+                break
+    folder = Path(folder) / PROFILE
+    if folder.exists():
+        shutil.rmtree(folder)
+    for image, runs in by_image.items():
+        out = folder / test_dir(Path(image).name)
+        out.mkdir(parents=True)
+        stacks = {}
+        for outputs, _ in runs:
+            path = outputs / "stacks.txt"
+            for line in path.read_text().splitlines() if path.is_file() \
+                    else []:
+                key, _, count = line.rpartition(" ")
+                stacks[key] = stacks.get(key, 0) + int(count)
+        (out / "stacks.txt").write_text("".join(
+            f"{k} {stacks[k]}\n" for k in sorted(stacks)))
+        _gprof_sum(runs[0][1], image, [o / "gmon.out" for o, _ in runs],
+                   out / "gmon.out")
+
+
+def _gprof_sum(board_name, image, gmons, dest):
+    """gprof -s of gmons (for image) into dest."""
+    from perfcounter import boards
+    from perfcounter.outputs import gprof
+    tool = gprof.TOOLS[boards.get(board_name).arch]
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run([tool, "-s", str(image)] +
+                              [str(g) for g in gmons], cwd=tmp,
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise Failure(f"{tool} -s failed: {proc.stderr.strip()}")
+        shutil.move(Path(tmp) / "gmon.sum", dest)
