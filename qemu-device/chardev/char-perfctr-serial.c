@@ -57,6 +57,7 @@
 #include "chardev/char.h"
 #include "chardev/char-fd.h"
 #include "hw/core/cpu.h"
+#include "io/channel-file.h"
 #include "qapi/error.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
@@ -86,6 +87,7 @@ struct PerfctrSerialChardev {
     Chardev parent;
 
     int out_fd;
+    QIOChannel *out;        /* out_fd's, for the watches a UART asks for */
     int control_fd;         /* -1: no controller (or it went away) */
     uint64_t char_ns;
     uint64_t eof_quiet_ns;  /* 0: the end of input stops nothing */
@@ -357,6 +359,12 @@ static int perfctr_serial_write(Chardev *chr, const uint8_t *buf, int len)
     return len;
 }
 
+/* Output is never refused, but a UART may ask to be told it can write */
+static GSource *perfctr_serial_add_watch(Chardev *chr, GIOCondition cond)
+{
+    return qio_channel_create_watch(CHARDEV_PERFCTR_SERIAL(chr)->out, cond);
+}
+
 static int perfctr_serial_connect(const char *path, Error **errp)
 {
     struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -420,6 +428,7 @@ static void perfctr_serial_open(Chardev *chr, ChardevBackend *backend,
     if (s->out_fd < 0) {
         return;
     }
+    s->out = QIO_CHANNEL(qio_channel_file_new_fd(s->out_fd));
     s->deliver = timer_new_ns(QEMU_CLOCK_VIRTUAL, perfctr_serial_deliver, s);
     s->deadline = timer_new_ns(QEMU_CLOCK_VIRTUAL, perfctr_serial_deadline,
                                s);
@@ -477,8 +486,8 @@ static void perfctr_serial_finalize(Object *obj)
     if (s->control_fd >= 0) {
         close(s->control_fd);
     }
-    if (s->out_fd > 0) {
-        close(s->out_fd);
+    if (s->out) {
+        object_unref(OBJECT(s->out));     /* closes out_fd */
     }
 }
 
@@ -489,6 +498,7 @@ static void perfctr_serial_class_init(ObjectClass *oc, void *data)
     cc->parse = perfctr_serial_parse;
     cc->open = perfctr_serial_open;
     cc->chr_write = perfctr_serial_write;
+    cc->chr_add_watch = perfctr_serial_add_watch;
     cc->chr_accept_input = perfctr_serial_accept_input;
 }
 
