@@ -24,7 +24,7 @@
  *                    pcs START (included) to END (excluded); repeatable
  *   memory=PART      code and read-only data in PART's flash, read a
  *                    line at a time with its wait states, prefetch
- *                    buffer and cache (cycles-memory.c; M3/M4 models)
+ *                    buffer and cache (memory.c; M3/M4 models)
  *   flash=START-END  where that flash is (default 0-0x20000000)
  *   wait-states=N    flash wait states: the part's instead, or without
  *                    a part those each pipeline refill adds (default 0)
@@ -47,12 +47,12 @@
 
 #include <qemu-plugin.h>
 
-#include "contexts.h"
-#include "cycles.h"
-#include "cycles-memory.h"
-#include "events.h"
-#include "profile.h"
-#include "stop.h"
+#include "profile/contexts.h"
+#include "cycles/cycles.h"
+#include "cycles/memory.h"
+#include "events/events.h"
+#include "profile/profile.h"
+#include "stop/stop.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 

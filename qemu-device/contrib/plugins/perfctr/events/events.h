@@ -1,0 +1,31 @@
+/*
+ * perfctr plugin: event counts for the perf-counter device
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef PERFCTR_EVENTS_H
+#define PERFCTR_EVENTS_H
+
+#include <qemu-plugin.h>
+
+#include "isa/isa.h"
+#include "perfctr-hook.h"
+
+/* Offer the device the events counted (and cycles) through ops */
+void events_init(Isa isa, bool with_cycles, PerfctrPluginOps *ops);
+void events_instrument(struct qemu_plugin_tb *tb);
+
+/* For cycles.c, which counts PERFCTR_EVENT_CYCLES */
+/* A device may arm targets on event: count it instruction by instruction */
+bool events_targeted(PerfctrEvent event);
+/* The countdown to event's target; each counted event takes 1 off */
+qemu_plugin_u64 events_countdown(PerfctrEvent event);
+/*
+ * Check whether event's target has been reached: before insn runs, or
+ * (by_insn) by insn itself, its last count added (the block's last)
+ */
+void events_check(struct qemu_plugin_insn *insn, PerfctrEvent event,
+                  bool by_insn);
+
+#endif
