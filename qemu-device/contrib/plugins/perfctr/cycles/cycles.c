@@ -44,18 +44,13 @@
 #include <string.h>
 
 #include "cycles/cycles.h"
-#include "cycles/internal.h"
 #include "cycles/memory.h"
 #include "cycles/model.h"
+#include "cycles/predictor.h"
+#include "cycles/slots.h"
 #include "events/events.h"
-#include "stop/stop.h"
 
-#define MAX_WINDOWS 256
 #define TAIL 4              /* instructions of a block a fall-through keeps */
-
-typedef struct Window {
-    uint64_t start, end;
-} Window;
 
 /* The last instructions of a block that falls through to a pc */
 typedef struct Tail {
@@ -76,25 +71,16 @@ static const CyclesCore *const cores[] = {
     [CYCLES_M55] = &cycles_m55, [CYCLES_E31] = &cycles_e31,
 };
 
+static const PerfctrConfig *config;
 static const CyclesCore *core;
-static Isa isa;
-static Window windows[MAX_WINDOWS];
-static unsigned n_windows;
-static unsigned n_slots;
 /* The slots' sums when the profile started (start=), or NULL */
 static uint64_t *start_sums;
-static struct qemu_plugin_scoreboard *board;
 static struct qemu_plugin_register *regs[32];
 static bool have_regs;
 static GHashTable *tails;       /* pc: the Tail of the block before it */
 static GMutex tails_lock;
 
-qemu_plugin_u64 cycles_slot(unsigned index)
-{
-    return (qemu_plugin_u64) { board, index * sizeof(uint64_t) };
-}
-
-bool cycles_parse_model(const char *name, CyclesModel *out)
+bool cycles_model_named(const char *name, CyclesModel *out)
 {
     unsigned i;
 
@@ -107,58 +93,17 @@ bool cycles_parse_model(const char *name, CyclesModel *out)
     return false;
 }
 
-bool cycles_parse_range(const char *range, uint64_t *start, uint64_t *end)
-{
-    g_auto(GStrv) ends = g_strsplit(range, "-", 2);
-    char *end_a, *end_b;
-
-    if (!ends[0] || !ends[1]) {
-        return false;
-    }
-    *start = g_ascii_strtoull(ends[0], &end_a, 0);
-    *end = g_ascii_strtoull(ends[1], &end_b, 0);
-    return !*end_a && !*end_b && end_a != ends[0] && *end > *start;
-}
-
-bool cycles_add_window(const char *range)
-{
-    Window w;
-
-    if (n_windows == MAX_WINDOWS ||
-        !cycles_parse_range(range, &w.start, &w.end)) {
-        return false;
-    }
-    windows[n_windows++] = w;
-    return true;
-}
-
 static int window_of(uint64_t pc)
 {
+    const AddressRange *windows = config->windows;
     unsigned i;
 
-    for (i = 0; i < n_windows; i++) {
+    for (i = 0; i < config->n_windows; i++) {
         if (pc >= windows[i].start && pc < windows[i].end) {
             return i;
         }
     }
     return -1;
-}
-
-uint64_t *cycles_slots_of(unsigned vcpu)
-{
-    return qemu_plugin_scoreboard_find(board, vcpu);
-}
-
-void cycles_add(unsigned vcpu, uint64_t *slots, int64_t cycles, int window)
-{
-    slots[SLOT_CYCLES] += cycles;
-    if (window >= 0) {
-        slots[SLOT_WINDOWS + 2 * window] += cycles;
-    }
-    if (events_targeted(PERFCTR_EVENT_CYCLES)) {
-        qemu_plugin_u64_add(events_countdown(PERFCTR_EVENT_CYCLES), vcpu,
-                            -cycles);
-    }
 }
 
 /* Operand-dependent costs, from the registers before the instruction */
@@ -209,7 +154,7 @@ static void mispredicted_cb(unsigned vcpu, void *udata)
 
 void cycles_left_code(unsigned vcpu, uint64_t pc)
 {
-    if (!board || vcpu >= qemu_plugin_num_vcpus()) {
+    if (vcpu >= qemu_plugin_num_vcpus()) {
         return;
     }
     if (qemu_plugin_u64_get(cycles_slot(SLOT_MISS), vcpu) == pc) {
@@ -228,6 +173,7 @@ void cycles_vcpu_init(unsigned vcpu)
         "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
     };
     g_autoptr(GArray) all = qemu_plugin_get_registers();
+    bool riscv = config->isa == ISA_RISCV;
     guint i;
     unsigned r;
 
@@ -239,11 +185,10 @@ void cycles_vcpu_init(unsigned vcpu)
         qemu_plugin_reg_descriptor *d =
             &g_array_index(all, qemu_plugin_reg_descriptor, i);
 
-        for (r = 0; r < (isa == ISA_RISCV ? 32 : 13); r++) {
+        for (r = 0; r < (riscv ? 32 : 13); r++) {
             g_autofree char *arm = g_strdup_printf("r%u", r);
 
-            if (!regs[r] && g_str_equal(d->name,
-                                        isa == ISA_RISCV ? rv[r] : arm)) {
+            if (!regs[r] && g_str_equal(d->name, riscv ? rv[r] : arm)) {
                 regs[r] = d->handle;
             }
         }
@@ -251,34 +196,36 @@ void cycles_vcpu_init(unsigned vcpu)
     have_regs = true;
 }
 
-bool cycles_init(CyclesModel m, Isa guest_isa)
+bool cycles_init(const PerfctrConfig *cfg)
 {
-    if (cores[m]->riscv != (guest_isa == ISA_RISCV) ||
-        guest_isa == ISA_A32 || guest_isa == ISA_A64) {
+    unsigned n_slots;
+
+    config = cfg;
+    core = cores[config->cycles_model];
+    if (core->riscv != (config->isa == ISA_RISCV) ||
+        config->isa == ISA_A32 || config->isa == ISA_A64) {
         fputs("perfctr: cycles=e31 is for rv32 guests, the m* models "
               "for Thumb ones; none is for a32 or a64 code\n", stderr);
         return false;
     }
-    if (memory_part()->line && !cores[m]->flash) {
+    memory_init(config);
+    if (memory_part()->line && !core->flash) {
         fputs("perfctr: memory= is for the Cortex-M3 and M4 models "
               "(cycles=m3, m4)\n", stderr);
         return false;
     }
-    memory_init();
-    core = cores[m];
-    isa = guest_isa;
-    n_slots = SLOT_WINDOWS + 2 * n_windows;
+    n_slots = SLOT_WINDOWS + 2 * config->n_windows;
     if (core->dynamic_predictor) {
         n_slots += predictor_slots(n_slots);
     }
-    board = qemu_plugin_scoreboard_new(n_slots * sizeof(uint64_t));
+    cycles_slots_init(n_slots);
     return true;
 }
 
 static uint64_t read_slot(unsigned index, unsigned vcpu_index)
 {
     /* Before the vCPU starts (a device's reset), none */
-    return board && vcpu_index < qemu_plugin_num_vcpus() ?
+    return vcpu_index < qemu_plugin_num_vcpus() ?
            qemu_plugin_u64_get(cycles_slot(index), vcpu_index) : 0;
 }
 
@@ -306,14 +253,14 @@ static void decode(struct qemu_plugin_tb *tb, CyclesInsn *insns, size_t n)
 
         in->pc = qemu_plugin_insn_vaddr(insn);
         in->len = qemu_plugin_insn_size(insn);
-        isa_timing(isa, bytes, got, &in->t);
-        isa_classify(isa, bytes, got, in->pc, &in->c);
+        isa_timing(config->isa, bytes, got, &in->t);
+        isa_classify(config->isa, bytes, got, in->pc, &in->c);
         in->in_it = it_left > 0;
         if (it_left) {
             it_left--;
         }
-        if (isa_it_count(isa, bytes, got)) {
-            it_left = isa_it_count(isa, bytes, got);
+        if (isa_it_count(config->isa, bytes, got)) {
+            it_left = isa_it_count(config->isa, bytes, got);
         }
     }
 }
@@ -554,7 +501,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
             pending.memory_stalls += cost[i] - 1;
         }
         if (targets || cycles_accesses_memory(&insns[i].t) || operands ||
-            i == n - 1 || stop_point(insns[i + 1].pc)) {
+            i == n - 1 || config_stop_point(config, insns[i + 1].pc)) {
             /* (a stop or the start comes before the next one's adds) */
             flush(insn, &pending, targets);
         }
@@ -599,11 +546,9 @@ static uint64_t since_start(unsigned index)
 
 void cycles_restart(void)
 {
-    unsigned n = SLOT_WINDOWS + 2 * n_windows, i;  /* not the predictor's */
+    unsigned n = SLOT_WINDOWS + 2 * config->n_windows;  /* not predictor's */
+    unsigned i;
 
-    if (!board) {
-        return;
-    }
     /* The counts go on (a device may read them): remember where */
     g_free(start_sums);
     start_sums = g_new(uint64_t, n);
@@ -622,9 +567,11 @@ void cycles_write(FILE *out)
     fprintf(out, "cycles %" PRIu64 "\n", since_start(SLOT_CYCLES));
     fprintf(out, "cycles-instructions %" PRIu64 "\n",
             since_start(SLOT_INSNS));
-    for (i = 0; i < n_windows; i++) {
+    for (i = 0; i < config->n_windows; i++) {
+        const AddressRange *w = &config->windows[i];
+
         fprintf(out, "window 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64
-                " %" PRIu64 "\n", windows[i].start, windows[i].end,
+                " %" PRIu64 "\n", w->start, w->end,
                 since_start(SLOT_WINDOWS + 2 * i),
                 since_start(SLOT_WINDOWS + 2 * i + 1));
     }

@@ -10,29 +10,16 @@
 #include <stdio.h>
 #include <qemu-plugin.h>
 
-#include "isa/isa.h"
-
-typedef enum CyclesModel {
-    CYCLES_OFF,
-    CYCLES_M0,          /* Cortex-M0, fast multiplier (microbit) */
-    CYCLES_M0_SMALL_MUL, /* Cortex-M0, 32-cycle multiplier */
-    CYCLES_M3,          /* Cortex-M3 (mps2-an385) */
-    CYCLES_M4,          /* Cortex-M4 (mps2-an386) */
-    CYCLES_M7,          /* Cortex-M7 (mps2-an500) */
-    CYCLES_M33,         /* Cortex-M33 (mps2-an505) */
-    CYCLES_M55,         /* Cortex-M55 (mps3-an547) */
-    CYCLES_E31,         /* SiFive E31, for rv32 (riscv32 virt) */
-} CyclesModel;
+#include "config.h"
 
 /* The model of name (m0, m3, m7, e31...); false if there is none */
-bool cycles_parse_model(const char *name, CyclesModel *model);
-/* A window "START-END" (hex or decimal; END excluded); false if bad */
-bool cycles_add_window(const char *range);
-/* Parse "START-END" the same way; false if bad */
-bool cycles_parse_range(const char *range, uint64_t *start, uint64_t *end);
+bool cycles_model_named(const char *name, CyclesModel *model);
 
-/* False (with a message) if model does not fit the guest's isa */
-bool cycles_init(CyclesModel model, Isa isa);
+/*
+ * Count with config->cycles_model; false (with a message) if it does
+ * not fit the guest's isa or the memory
+ */
+bool cycles_init(const PerfctrConfig *config);
 /* A vCPU was created: find the registers the model reads */
 void cycles_vcpu_init(unsigned vcpu);
 void cycles_instrument(struct qemu_plugin_tb *tb);

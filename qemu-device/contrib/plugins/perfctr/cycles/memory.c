@@ -24,8 +24,8 @@
 #include <glib.h>
 #include <string.h>
 
-#include "cycles/internal.h"
 #include "cycles/memory.h"
+#include "cycles/slots.h"
 
 /* Published by the parts' reference manuals (docs/cycles.md) */
 static const FlashPart parts[] = {
@@ -57,11 +57,12 @@ static const FlashPart parts[] = {
  * Without a part: code and data in SRAM, or the wait-states= a user
  * gives, added to each refill only (no line is modelled)
  */
-static FlashPart part = { "sram", "no flash modelled", 0, 0, false, 0, 0,
-                          0 };
-static int wait_states_given = -1;      /* wait-states=, or -1 */
-/* The Armv7-M Code region, where parts map their flash */
-static uint64_t flash_start, flash_end = 0x20000000;
+static const FlashPart no_flash = { "sram", "no flash modelled", 0, 0, false,
+                                    0, 0, 0 };
+
+static const AddressRange *flash;
+/* The part of the run: memory='s or no_flash, with wait-states='s */
+static FlashPart part;
 
 /* A vCPU's caches: the lines held, most recently used first */
 typedef struct LineCache {
@@ -74,20 +75,16 @@ static GPtrArray *icaches, *dcaches;
 /* Each vCPU's memory block of its last load (block_of), 0: none yet */
 static GByteArray *last_blocks;
 
-bool memory_parse_part(const char *name)
+const FlashPart *memory_part_named(const char *name)
 {
     unsigned i;
 
     for (i = 0; i < G_N_ELEMENTS(parts); i++) {
         if (g_str_equal(name, parts[i].name)) {
-            part = parts[i];
-            if (wait_states_given >= 0) {
-                part.wait_states = wait_states_given;
-            }
-            return true;
+            return &parts[i];
         }
     }
-    return false;
+    return NULL;
 }
 
 const char *memory_part_names(void)
@@ -105,18 +102,6 @@ const char *memory_part_names(void)
     return names->str;
 }
 
-void memory_set_flash(uint64_t start, uint64_t end)
-{
-    flash_start = start;
-    flash_end = end;
-}
-
-void memory_set_wait_states(unsigned n)
-{
-    wait_states_given = n;
-    part.wait_states = n;
-}
-
 const FlashPart *memory_part(void)
 {
     return &part;
@@ -129,8 +114,8 @@ unsigned memory_refill_wait_states(void)
 
 static bool in_flash(uint64_t addr)
 {
-    return part.line && part.wait_states && addr >= flash_start &&
-           addr < flash_end;
+    return part.line && part.wait_states && addr >= flash->start &&
+           addr < flash->end;
 }
 
 /* The Armv7-M SRAM region */
@@ -188,7 +173,7 @@ void memory_vcpu_init(unsigned vcpu)
  */
 static uint8_t block_of(uint64_t addr)
 {
-    return addr >= flash_start && addr < flash_end ? 1 :
+    return addr >= flash->start && addr < flash->end ? 1 :
            in_sram(addr) ? 2 : 3;
 }
 
@@ -343,8 +328,13 @@ void memory_instrument_access(struct qemu_plugin_insn *insn, int window,
     }
 }
 
-void memory_init(void)
+void memory_init(const PerfctrConfig *config)
 {
+    part = config->flash_part ? *config->flash_part : no_flash;
+    if (config->wait_states >= 0) {
+        part.wait_states = config->wait_states;
+    }
+    flash = &config->flash;
     icaches = g_ptr_array_new();
     dcaches = g_ptr_array_new();
     last_blocks = g_byte_array_new();

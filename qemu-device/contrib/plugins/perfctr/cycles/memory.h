@@ -13,9 +13,10 @@
 #include <stdint.h>
 #include <qemu-plugin.h>
 
+#include "config.h"
 #include "cycles/model.h"
 
-typedef struct FlashPart {
+struct FlashPart {
     const char *name;           /* as memory= names it */
     const char *describes;      /* the part and its clock */
     unsigned wait_states;
@@ -25,21 +26,21 @@ typedef struct FlashPart {
     unsigned dcache_lines;      /* and a data cache */
     /* What a load from SRAM that does not follow a load waits */
     unsigned sram_first_load;
-} FlashPart;
+};
 
-/* Choose a part by name; false if there is none */
-bool memory_parse_part(const char *name);
+/* The part memory= names; NULL if there is none */
+const FlashPart *memory_part_named(const char *name);
 /* The names memory= takes, for a message */
 const char *memory_part_names(void);
-/* Where the part's flash is (default: the Code region, below 0x20000000) */
-void memory_set_flash(uint64_t start, uint64_t end);
-/* Override the part's wait states (wait-states=) */
-void memory_set_wait_states(unsigned n);
+
+/*
+ * The part of config (memory=, wait-states=), its flash where config
+ * says (flash=)
+ */
+void memory_init(const PerfctrConfig *config);
 const FlashPart *memory_part(void);
 /* The wait states a taken branch's refill pays when it is scheduled */
 unsigned memory_refill_wait_states(void);
-
-void memory_init(void);
 /* A vCPU was created: its caches */
 void memory_vcpu_init(unsigned vcpu);
 /* Stretch a block's schedule where the flash is too slow for it */

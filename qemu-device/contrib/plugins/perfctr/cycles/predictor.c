@@ -14,7 +14,9 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
-#include "cycles/internal.h"
+#include "cycles/predictor.h"
+#include "cycles/slots.h"
+#include "isa/isa.h"
 
 #define TABLE_SIZE 4096
 #define NOT_PREDICTED 0     /* SLOT_BRANCH of a branch the table ignores */

@@ -2,7 +2,7 @@
  * perfctr plugin: event counts for the devices (perf-counter, ARM11 PMU)
  *
  * The plugin hands QEMU its operations through the hook QEMU exports
- * (include/qemu/perfctr-hook.h).  Nothing is instrumented until a
+ * (perfctr-hook.h).  Nothing is instrumented until a
  * device wants an event; QEMU then retranslates, and each executed
  * instruction adds to its vCPU's count of the wanted events it is (a
  * load, a store, a branch...), inline in the translated code and
@@ -46,9 +46,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "cycles/cycles.h"
 #include "events/events.h"
-#include "perfctr-hook.h"
 
 /* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_reached
@@ -104,7 +102,8 @@ static const struct {
 #define PENDABLE_EVENTS (BIT_EVENT(PERFCTR_EVENT_LOADS) | \
                          BIT_EVENT(PERFCTR_EVENT_STORES))
 
-static Isa isa;
+static const PerfctrConfig *config;
+static const EventsCyclesReader *model;     /* or NULL */
 static struct qemu_plugin_scoreboard *board;
 static uint32_t wanted, targeted;
 static uint32_t offered;         /* the events the plugin counts */
@@ -138,10 +137,10 @@ static VcpuEvents *vcpu_events(unsigned vcpu_index)
 static uint64_t read_event(unsigned vcpu_index, PerfctrEvent event)
 {
     if (event == PERFCTR_EVENT_CYCLES) {
-        return cycles_read(vcpu_index);
+        return model ? model->cycles(vcpu_index) : 0;
     }
     if (event == PERFCTR_EVENT_MEMORY_STALLS) {
-        return cycles_read_memory_stalls(vcpu_index);
+        return model ? model->memory_stalls(vcpu_index) : 0;
     }
     return vcpu_events(vcpu_index)->count[event];
 }
@@ -183,12 +182,11 @@ static void not_executed(unsigned vcpu_index, void *udata)
     uncount(vcpu_events(vcpu_index), (uintptr_t)udata);
 }
 
-static void left_code(unsigned vcpu_index, uint64_t pc)
+void events_left_code(unsigned vcpu_index, uint64_t pc)
 {
     VcpuEvents *v = vcpu_events(vcpu_index);
     unsigned k;
 
-    cycles_left_code(vcpu_index, pc);
     /*
      * Resuming after it, it did not execute; a device reading counts
      * during the access of the last instruction of a block (QEMU's pc
@@ -206,15 +204,16 @@ static void left_code(unsigned vcpu_index, uint64_t pc)
     v->miss = 0;
 }
 
-void events_init(Isa guest_isa, bool with_cycles, PerfctrPluginOps *ops)
+void events_init(const PerfctrConfig *cfg, const EventsCyclesReader *cycles,
+                 PerfctrPluginOps *ops)
 {
-    isa = guest_isa;
+    config = cfg;
+    model = cycles;
     ops->events = PLUGIN_EVENTS;
     ops->read = read_event;
     ops->want = want;
     ops->arm = arm;
-    ops->left_code = left_code;
-    if (with_cycles) {
+    if (model) {
         /* Counted by cycles.c, which asks events_targeted() and checks */
         ops->events |= BIT_EVENT(PERFCTR_EVENT_CYCLES) |
                        BIT_EVENT(PERFCTR_EVENT_MEMORY_STALLS);
@@ -458,27 +457,27 @@ void events_instrument(struct qemu_plugin_tb *tb)
         bool may_skip;
         unsigned e;
 
-        isa_classify(isa, bytes, got, pc, &c);
+        isa_classify(config->isa, bytes, got, pc, &c);
         if (linked) {
             isa_linked(&c);
         }
-        linked = isa_links_next(isa, bytes, got);
+        linked = isa_links_next(config->isa, bytes, got);
         events = events_of(&c);
         if (want & ARITH_EVENTS) {
             InsnTiming t;
 
-            isa_timing(isa, bytes, got, &t);
+            isa_timing(config->isa, bytes, got, &t);
             events |= arith_events_of(&t);
         }
         events &= want;
-        if (i == 0 && isa_predicates(isa)) {
+        if (i == 0 && isa_predicates(config->isa)) {
             /* The last block's last one may have been left pending */
             settle(insn, pendable_kinds(want));
             check_all(insn, want & targets & PENDABLE_EVENTS, reached_before);
         } else {
             settle(insn, pending);
         }
-        may_skip = isa_may_not_execute(isa, bytes, got, &it);
+        may_skip = isa_may_not_execute(config->isa, bytes, got, &it);
         pending = may_skip ? pendable_kinds(events) : 0;
         if (i == 0 && (want & WHERE_IT_GOES)) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(

@@ -9,12 +9,24 @@
 
 #include <qemu-plugin.h>
 
-#include "isa/isa.h"
+#include "config.h"
 #include "perfctr-hook.h"
 
-/* Offer the device the events counted (and cycles) through ops */
-void events_init(Isa isa, bool with_cycles, PerfctrPluginOps *ops);
+/* The timing model's counts (cycles.c), wired by perfctr.c */
+typedef struct EventsCyclesReader {
+    uint64_t (*cycles)(unsigned vcpu_index);
+    uint64_t (*memory_stalls)(unsigned vcpu_index);
+} EventsCyclesReader;
+
+/*
+ * Offer the devices the events counted through ops, and the timing
+ * model's through cycles (NULL: there is none)
+ */
+void events_init(const PerfctrConfig *config,
+                 const EventsCyclesReader *cycles, PerfctrPluginOps *ops);
 void events_instrument(struct qemu_plugin_tb *tb);
+/* The vCPU left translated code and resumes at pc: settle the guesses */
+void events_left_code(unsigned vcpu_index, uint64_t pc);
 
 /* For cycles.c, which counts PERFCTR_EVENT_CYCLES */
 /* A device may arm targets on event: count it instruction by instruction */

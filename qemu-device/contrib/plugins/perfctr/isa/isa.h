@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* No address: a word that holds no pc, a target not known before it runs */
+#define NO_PC UINT64_MAX
+
 /* The instruction sets the plugin decodes */
 typedef enum Isa {
     ISA_THUMB,      /* Thumb and Thumb-2 (Cortex-M, Cortex-A in Thumb) */

@@ -100,7 +100,7 @@ void calltree_write(FILE *out)
     }
 }
 
-CallStack *profile_new_stack(void)
+CallStack *calltree_new_stack(void)
 {
     CallStack *c = g_new0(CallStack, 1);
     NodeInfo root = { 0, 0 };
@@ -110,12 +110,7 @@ CallStack *profile_new_stack(void)
     return c;
 }
 
-uint64_t profile_stack_root(const CallStack *c)
-{
-    return c->root;
-}
-
-void profile_stack_clear(CallStack *c)
+void calltree_stack_clear(CallStack *c)
 {
     c->node = c->root;
     c->depth = 0;

@@ -16,8 +16,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "profile/profile.h"
-
 #define MAX_DEPTH 1024
 
 typedef struct Frame {
@@ -25,15 +23,20 @@ typedef struct Frame {
     uint64_t caller_node;
 } Frame;
 
-struct CallStack {
+/* The call stack of one execution context (contexts.c) */
+typedef struct CallStack {
     uint64_t root;          /* its context's node */
     uint64_t node;          /* the current node */
     unsigned depth;
     unsigned depth_lost;    /* calls deeper than MAX_DEPTH */
     Frame stack[MAX_DEPTH];
-};
+} CallStack;
 
 void calltree_init(void);
+/* A new call stack, rooted at a node of its own */
+CallStack *calltree_new_stack(void);
+/* Back to its root: no call made */
+void calltree_stack_clear(CallStack *c);
 /* The node of a call from parent at call_site */
 uint64_t calltree_child(uint64_t parent, uint64_t call_site);
 /* A call to node that returns to ret (beyond MAX_DEPTH: counted lost) */

@@ -18,7 +18,8 @@
  * tasks= the plugin reads the RTOS's pointer to the running task's
  * control block instead, and the task's name and stack from it.
  *
- * Each context has a call stack of its own (profile.c), and counts its
+ * Each context has a call stack of its own (calltree.h), which it
+ * hands profile.c when it runs (ContextsOps), and counts its
  * instructions (and cycles), switches, and for a handler each run's
  * own instructions (not those of handlers that preempted it); the
  * stack pointer is read after every instruction that may lower it, for
@@ -33,16 +34,13 @@
 #include <string.h>
 
 #include "perfctr-hook.h"
-
 #include "profile/contexts.h"
-#include "cycles/cycles.h"
-#include "profile/profile.h"
 
+/* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_virtual_ns
 #pragma weak perfctr_hook_stack_pointer
 
 #define MAX_NESTING 64
-#define MAX_NAME 64
 #define MAX_SWITCHES (1u << 20)
 
 typedef struct Context {
@@ -52,7 +50,7 @@ typedef struct Context {
     uint64_t first_pc;          /* where it first ran; 0 if not known */
     uint64_t key;               /* a task's control block, or its sp */
     uint64_t stack_base;        /* a task's stack, lowest address; or 0 */
-    char name[MAX_NAME];        /* a task's name in the RTOS */
+    char name[CONFIG_MAX_TASK_NAME];    /* a task's name in the RTOS */
     CallStack *calls;
     uint64_t instructions;
     uint64_t cycles;
@@ -86,15 +84,9 @@ typedef struct Switch {
     uint32_t id;                /* the context that runs from then on */
 } Switch;
 
-/* Where the RTOS keeps its running task (tasks=) */
-static struct {
-    uint64_t current;           /* 0: no RTOS knowledge */
-    uint64_t name_offset, name_len;
-    int64_t stack_offset;       /* -1: not known */
-} rtos;
-
-static Isa isa;
-static bool cycles_on;
+static const PerfctrConfig *config;
+static const RtosLayout *rtos;  /* where the RTOS keeps its running task */
+static const ContextsOps *ops;
 static GPtrArray *contexts;     /* by id */
 static GPtrArray *vcpus;
 static GHashTable *handlers;    /* number -> Context */
@@ -105,51 +97,24 @@ static uint64_t switches_dropped;
 static struct qemu_plugin_register *reg_sp, *reg_pc, *reg_lr, *reg_msp,
     *reg_psp;
 
-bool contexts_parse_tasks(const char *value)
-{
-    g_auto(GStrv) f = g_strsplit(value, ":", 4);
-    char *end;
-
-    if (g_strv_length(f) != 4) {
-        return false;
-    }
-    rtos.current = g_ascii_strtoull(f[0], &end, 0);
-    if (*end || !rtos.current) {
-        return false;
-    }
-    rtos.name_offset = g_ascii_strtoull(f[1], &end, 0);
-    if (*end) {
-        return false;
-    }
-    rtos.name_len = g_ascii_strtoull(f[2], &end, 0);
-    if (*end || rtos.name_len >= MAX_NAME) {
-        return false;
-    }
-    if (g_str_equal(f[3], "-")) {
-        rtos.stack_offset = -1;
-        return true;
-    }
-    rtos.stack_offset = g_ascii_strtoll(f[3], &end, 0);
-    return !*end && rtos.stack_offset >= 0;
-}
-
 static Context *new_context(bool handler)
 {
     Context *c = g_new0(Context, 1);
 
     c->id = contexts->len;
     c->handler = handler;
-    c->calls = profile_new_stack();
+    c->calls = calltree_new_stack();
     c->run_min = c->run_cycles_min = UINT64_MAX;
     c->sp_low = UINT64_MAX;
     g_ptr_array_add(contexts, c);
     return c;
 }
 
-void contexts_init(Isa guest_isa, bool with_cycles)
+void contexts_init(const PerfctrConfig *cfg, const ContextsOps *wired)
 {
-    isa = guest_isa;
-    cycles_on = with_cycles;
+    config = cfg;
+    rtos = &cfg->rtos;
+    ops = wired;
     contexts = g_ptr_array_new();
     vcpus = g_ptr_array_new();
     handlers = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -186,7 +151,7 @@ static uint64_t read_sp(VcpuContexts *vc)
 /* A pointer in guest memory (64-bit in A64); 0 if it cannot be read */
 static uint64_t read_pointer(VcpuContexts *vc, uint64_t addr)
 {
-    unsigned size = isa == ISA_A64 ? 8 : 4;
+    unsigned size = config->isa == ISA_A64 ? 8 : 4;
     uint64_t value = 0;
 
     if (!qemu_plugin_read_memory_vaddr(addr, vc->buf, size)) {
@@ -228,8 +193,8 @@ static void add_switch(unsigned index, uint64_t now, Context *to)
 static void account(VcpuContexts *vc, unsigned index)
 {
     Context *c = vc->running;
-    uint64_t now = profile_executed(index);
-    uint64_t cycles = cycles_on ? cycles_read(index) : 0;
+    uint64_t now = ops->executed(index);
+    uint64_t cycles = ops->cycles ? ops->cycles(index) : 0;
 
     c->instructions += now - vc->since;
     c->cycles += cycles - vc->since_cycles;
@@ -245,7 +210,7 @@ static void account(VcpuContexts *vc, unsigned index)
 static void run(VcpuContexts *vc, unsigned index, Context *c)
 {
     vc->running = c;
-    profile_switch(index, c->calls);
+    ops->run_stack(index, c->calls);
     add_switch(index, vc->since, c);
 }
 
@@ -285,8 +250,8 @@ void contexts_vcpu_init(unsigned index)
     vc = vcpu_contexts(index);
     vc->task = new_context(false);
     vc->running = vc->task;
-    vc->since = profile_executed(index);
-    profile_switch(index, vc->task->calls);
+    vc->since = ops->executed(index);
+    ops->run_stack(index, vc->task->calls);
     add_switch(index, vc->since, vc->task);
 }
 
@@ -318,7 +283,7 @@ static void enter_handler(VcpuContexts *vc, unsigned index, uint64_t number,
     h->runs++;
     h->run_instructions = 0;
     h->run_cycles = 0;
-    profile_stack_clear(h->calls);
+    calltree_stack_clear(h->calls);
     if (reg_sp) {
         h->run_sp = read_sp(vc);
         note_sp(h, h->run_sp);
@@ -356,15 +321,15 @@ static Context *rtos_task(VcpuContexts *vc, uint64_t key, uint64_t pc)
     t = new_context(false);
     t->key = key;
     t->first_pc = pc;
-    if (qemu_plugin_read_memory_vaddr(key + rtos.name_offset, vc->buf,
-                                      rtos.name_len)) {
-        for (i = 0; i < rtos.name_len && vc->buf->data[i]; i++) {
+    if (qemu_plugin_read_memory_vaddr(key + rtos->name_offset, vc->buf,
+                                      rtos->name_len)) {
+        for (i = 0; i < rtos->name_len && vc->buf->data[i]; i++) {
             t->name[i] = g_ascii_isprint(vc->buf->data[i]) ?
                          vc->buf->data[i] : '?';
         }
     }
-    if (rtos.stack_offset >= 0) {
-        t->stack_base = read_pointer(vc, key + rtos.stack_offset);
+    if (rtos->stack_offset >= 0) {
+        t->stack_base = read_pointer(vc, key + rtos->stack_offset);
     }
     g_hash_table_insert(tasks, &t->key, t);
     return t;
@@ -375,8 +340,8 @@ static Context *resumed_task(VcpuContexts *vc, uint64_t pc, uint64_t sp)
 {
     Context *t = vc->task;
 
-    if (rtos.current) {
-        uint64_t key = read_pointer(vc, rtos.current);
+    if (rtos->current) {
+        uint64_t key = read_pointer(vc, rtos->current);
 
         return !key || key == t->key ? t : rtos_task(vc, key, pc);
     }
@@ -421,7 +386,7 @@ static void returned(unsigned index, bool tells_number, uint64_t number,
     }
     if (!vc->nesting) {
         /* Not from a handler seen: maybe how an RTOS starts its tasks */
-        if (rtos.current) {
+        if (rtos->current) {
             resume_task(vc, index, pc, sp);
         }
         return;
@@ -469,10 +434,10 @@ void contexts_unmatched_return(unsigned index, uint64_t pc)
     VcpuContexts *vc = vcpu_contexts(index);
     uint64_t key;
 
-    if (!rtos.current || vc->nesting) {
+    if (!rtos->current || vc->nesting) {
         return;
     }
-    key = read_pointer(vc, rtos.current);
+    key = read_pointer(vc, rtos->current);
     if (key && key != vc->task->key) {
         /* An RTOS that switches tasks by a call (its first one, often) */
         account(vc, index);
@@ -514,8 +479,8 @@ void contexts_restart(void)
     for (i = 0; i < vcpus->len; i++) {
         VcpuContexts *vc = vcpu_contexts(i);
 
-        vc->since = profile_executed(i);
-        vc->since_cycles = cycles_on ? cycles_read(i) : 0;
+        vc->since = ops->executed(i);
+        vc->since_cycles = ops->cycles ? ops->cycles(i) : 0;
     }
     g_array_set_size(switches, 0);
     switches_dropped = 0;
@@ -540,7 +505,7 @@ void contexts_write(FILE *out)
                 " %" PRIu64 " %" PRIu64 " 0x%" PRIx64 " 0x%" PRIx64
                 " %" PRIu64 " %s\n",
                 c->id, c->handler ? "handler" : "task", c->number,
-                profile_stack_root(c->calls), c->first_pc, c->key,
+                c->calls->root, c->first_pc, c->key,
                 c->stack_base, c->instructions, c->cycles, c->switches_in,
                 c->runs, c->run_min == UINT64_MAX ? 0 : c->run_min,
                 c->run_max, c->run_total,
@@ -559,7 +524,7 @@ void contexts_write(FILE *out)
     }
     fprintf(out, "switches-dropped %" PRIu64 "\n", switches_dropped);
     if (vcpus->len) {
-        uint64_t now = profile_executed(0);
+        uint64_t now = ops->executed(0);
 
         fprintf(out, "contexts-end %" PRId64 " %" PRIu64 "\n",
                 perfctr_hook_virtual_ns ? perfctr_hook_virtual_ns(now) : -1,

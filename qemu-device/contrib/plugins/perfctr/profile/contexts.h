@@ -10,21 +10,28 @@
 #include <stdio.h>
 #include <qemu-plugin.h>
 
-#include "isa/isa.h"
+#include "config.h"
+#include "profile/calltree.h"
 
 /*
- * tasks=CURRENT:NAME:LEN:STACK, where the RTOS keeps the running task:
- * the address of the pointer (64-bit in A64) to its control block, the
- * offsets in the block of its name (LEN chars) and of its stack's
- * lowest address (- if not known); false if value is not that
+ * What the contexts need of the profile and of the timing model,
+ * wired by perfctr.c; called with the profile's lock held
  */
-bool contexts_parse_tasks(const char *value);
-void contexts_init(Isa isa, bool with_cycles);
+typedef struct ContextsOps {
+    /* The instructions the vCPU has executed (begun, in a callback) */
+    uint64_t (*executed)(unsigned vcpu_index);
+    /* Run stack from now on, charging what ran to the one that ran it */
+    void (*run_stack)(unsigned vcpu_index, CallStack *stack);
+    /* The vCPU's estimated cycles so far; NULL without a timing model */
+    uint64_t (*cycles)(unsigned vcpu_index);
+} ContextsOps;
+
+void contexts_init(const PerfctrConfig *config, const ContextsOps *ops);
 void contexts_vcpu_init(unsigned index);
-void contexts_restart(void);
-void contexts_write(FILE *out);
 
 /* Called by profile.c, its lock held */
+void contexts_restart(void);
+void contexts_write(FILE *out);
 void contexts_entered(unsigned index, uint64_t number, uint64_t sp);
 void contexts_returned_m(unsigned index, uint64_t number, uint64_t pc,
                          uint64_t sp);

@@ -106,7 +106,7 @@ typedef struct Vcpu {
     InlineState *inline_state;  /* its entry in the scoreboard */
 } Vcpu;
 
-static ProfileConfig config;
+static const PerfctrConfig *config;
 /* Sampling: a sample is taken when the ticks reach 2 * period */
 static uint64_t sample_at;
 static struct qemu_plugin_scoreboard *inline_board;
@@ -121,14 +121,14 @@ static uint32_t sp_bit;         /* the stack pointer in InsnTiming.writes */
 
 static void enter(void)
 {
-    if (config.threads) {
+    if (config->threads) {
         g_mutex_lock(&lock);
     }
 }
 
 static void leave(void)
 {
-    if (config.threads) {
+    if (config->threads) {
         g_mutex_unlock(&lock);
     }
 }
@@ -144,7 +144,7 @@ static Vcpu *vcpu_state(unsigned index)
         g_ptr_array_add(vcpus, v);
     }
     v = g_ptr_array_index(vcpus, index);
-    if (config.threads || !v->inline_state) {
+    if (config->threads || !v->inline_state) {
         /*
          * It moves when QEMU grows its scoreboards for a new vCPU (from
          * the 17th on): looked up at each callback when there are
@@ -167,7 +167,7 @@ static uint64_t next_offset(Vcpu *v)
     v->random ^= v->random << 13;
     v->random ^= v->random >> 7;
     v->random ^= v->random << 17;
-    return v->random % config.period;
+    return v->random % config->period;
 }
 
 /* Take gap instructions off the ticks: the next sample is gap later */
@@ -273,7 +273,7 @@ static Block *leaving(Vcpu *v, uint64_t *executed)
     Block *last;
     uint64_t now;
 
-    if (config.period) {
+    if (config->period) {
         last = (Block *)(uintptr_t)v->inline_state->followed;
         v->inline_state->followed = 0;
         *executed = last ? last->n : 0;     /* its last one began */
@@ -347,12 +347,12 @@ static void sp_written(unsigned index, void *udata)
 static uint64_t take_sample(Vcpu *v, uint64_t pc)
 {
     uint64_t offset = next_offset(v);
-    uint64_t gap = config.period + offset - v->offset;
+    uint64_t gap = config->period + offset - v->offset;
 
     defer_sample(v, gap);
     v->offset = offset;
     (*pair_counter(histogram, pc, 0))++;
-    if (config.stacks) {
+    if (config->stacks) {
         charge(v->calls->node, pc, 1);
     }
     return gap;
@@ -401,7 +401,7 @@ static void undo_sample(Vcpu *v, Block *block, const Tentative *t)
     uint64_t pc = block->insn_pc[t->insn];
 
     (*pair_counter(histogram, pc, 0))--;
-    if (config.stacks) {
+    if (config->stacks) {
         (*pair_counter(charges, v->calls->node, pc))--;
     }
     v->inline_state->ticks += t->gap;
@@ -449,7 +449,7 @@ void profile_switch(unsigned index, CallStack *to)
     Vcpu *v = vcpu_state(index);
     uint64_t now = executed_total(v);
 
-    if (v->block && !config.period && now > v->block_ticks) {
+    if (v->block && !config->period && now > v->block_ticks) {
         charge_block(v->block, v->calls->node, now - v->block_ticks);
     }
     v->block = NULL;
@@ -483,10 +483,10 @@ void profile_exception_returned(unsigned index, uint64_t number,
     leave();
 }
 
-void profile_init(const ProfileConfig *cfg)
+void profile_init(const PerfctrConfig *cfg)
 {
-    config = *cfg;
-    sample_at = 2 * config.period;
+    config = cfg;
+    sample_at = 2 * config->period;
     g_mutex_init(&lock);
     inline_board = qemu_plugin_scoreboard_new(sizeof(InlineState));
     ticks = qemu_plugin_scoreboard_u64_in_struct(inline_board, InlineState,
@@ -499,7 +499,7 @@ void profile_init(const ProfileConfig *cfg)
     charges = pair_table_new();
     arcs = pair_table_new();
     calltree_init();
-    sp_bit = isa_sp_mask(config.isa);
+    sp_bit = isa_sp_mask(config->isa);
 }
 
 static bool links_next(struct qemu_plugin_insn *insn)
@@ -507,7 +507,7 @@ static bool links_next(struct qemu_plugin_insn *insn)
     uint8_t bytes[4];
     size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
 
-    return isa_links_next(config.isa, bytes, got);
+    return isa_links_next(config->isa, bytes, got);
 }
 
 static SpWrite sp_write(struct qemu_plugin_insn *insn)
@@ -516,7 +516,7 @@ static SpWrite sp_write(struct qemu_plugin_insn *insn)
     size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
     InsnTiming t;
 
-    if (!isa_timing(config.isa, bytes, got, &t) || !(t.writes & sp_bit)) {
+    if (!isa_timing(config->isa, bytes, got, &t) || !(t.writes & sp_bit)) {
         return SP_KEPT;
     }
     if (t.cls == TC_LOAD || t.cls == TC_LOAD_MULTIPLE ||
@@ -547,21 +547,21 @@ static bool is_followed(const Block *block)
 /* Block entry: follow, count the block, sample (registered in this order) */
 static void instrument_entry(struct qemu_plugin_tb *tb, Block *block)
 {
-    if (config.stacks && !config.period) {
+    if (config->stacks && !config->period) {
         /* Registers are read at a block's entry (all in memory then) */
         qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
                                              QEMU_PLUGIN_CB_R_REGS, block);
-    } else if (config.stacks) {
+    } else if (config->stacks) {
         qemu_plugin_register_vcpu_tb_exec_cond_cb(
             tb, block_entered, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
             followed, 0, block);
     }
-    if (!config.counts_blocks) {
+    if (!config->counts_blocks) {
         return;                         /* counted per instruction */
     }
     qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
         tb, QEMU_PLUGIN_INLINE_ADD_U64, ticks, block->n);
-    if (config.period) {
+    if (config->period) {
         qemu_plugin_register_vcpu_tb_exec_cond_cb(
             tb, sample_block, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
             ticks, sample_at, block);
@@ -579,7 +579,7 @@ void profile_instrument(struct qemu_plugin_tb *tb)
     block->n = qemu_plugin_tb_n_insns(tb);
     block->insn_pc = g_new(uint64_t, block->n);
     block->insn_len = g_new(uint8_t, block->n);
-    if (!config.period) {
+    if (!config->period) {
         block->counts = qemu_plugin_scoreboard_new(block->n *
                                                    sizeof(uint64_t));
     }
@@ -591,7 +591,7 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         insn = qemu_plugin_tb_get_insn(tb, i);
         pc = qemu_plugin_insn_vaddr(insn);
         len = qemu_plugin_insn_size(insn);
-        writes_sp = config.stacks ? sp_write(insn) : SP_KEPT;
+        writes_sp = config->stacks ? sp_write(insn) : SP_KEPT;
         if (sp_pending != SP_KEPT) {
             /* Before this one: the stack pointer it left */
             qemu_plugin_register_vcpu_insn_exec_cb(
@@ -601,15 +601,15 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         sp_pending = writes_sp;
         block->insn_pc[i] = pc;
         block->insn_len[i] = len;
-        if (!config.counts_blocks) {
+        if (!config->counts_blocks) {
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
                 insn, QEMU_PLUGIN_INLINE_ADD_U64, ticks, 1);
         }
-        if (config.period && !config.counts_blocks) {
+        if (config->period && !config->counts_blocks) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, sample, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
                 ticks, sample_at, (void *)(uintptr_t)pc);
-        } else if (!config.period) {
+        } else if (!config->period) {
             qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
 
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
@@ -619,14 +619,14 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             uint8_t bytes[4];
             size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
 
-            isa_classify(config.isa, bytes, got, pc, &block->last);
+            isa_classify(config->isa, bytes, got, pc, &block->last);
             if (i && links_next(qemu_plugin_tb_get_insn(tb, i - 1))) {
                 isa_linked(&block->last);
             }
         }
     }
     block->sp_last = sp_pending;
-    if (config.stacks && config.period && is_followed(block)) {
+    if (config->stacks && config->period && is_followed(block)) {
         /* As it begins: a block left before has not done it */
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
             insn, QEMU_PLUGIN_INLINE_STORE_U64, followed,
@@ -642,7 +642,7 @@ void profile_vcpu_init(unsigned index)
 {
     Vcpu *v;
 
-    if (!config.period) {
+    if (!config->period) {
         return;
     }
     enter();
@@ -660,11 +660,8 @@ void profile_restart(unsigned index, uint64_t not_begun)
     size_t i;
     int vcpu;
 
-    if (!histogram) {
-        return;                 /* not profiling */
-    }
     enter();
-    vcpu_state(index)->not_begun = config.counts_blocks ? not_begun : 0;
+    vcpu_state(index)->not_begun = config->counts_blocks ? not_begun : 0;
     pair_table_clear(histogram);
     pair_table_clear(charges);
     pair_table_clear(arcs);
@@ -690,7 +687,7 @@ void profile_restart(unsigned index, uint64_t not_begun)
         v->block_ticks = v->start;
     }
     calltree_restart();
-    if (config.stacks) {
+    if (config->stacks) {
         contexts_restart();             /* (followed with stacks only) */
     }
     vcpu_state(index)->not_begun = 0;
@@ -728,20 +725,20 @@ void profile_write(FILE *out)
         uint64_t now = executed_total(v);
 
         total += now - v->start;
-        if (v->block && !config.period && now > v->block_ticks) {
+        if (v->block && !config->period && now > v->block_ticks) {
             charge_block(v->block, v->calls->node, now - v->block_ticks);
             v->block_ticks = now;
         }
     }
-    if (!config.period) {
+    if (!config->period) {
         gather_exact_histogram();
     }
     fprintf(out, "perfctr-profile 1\n");
-    fprintf(out, "mode %s\n", config.period ? "sample" : "exact");
-    fprintf(out, "period %" PRIu64 "\n", config.period ? config.period : 1);
+    fprintf(out, "mode %s\n", config->period ? "sample" : "exact");
+    fprintf(out, "period %" PRIu64 "\n", config->period ? config->period : 1);
     fprintf(out, "instructions %" PRIu64 "\n", total);
     fprintf(out, "depth-lost %" PRIu64 "\n", calltree_depth_lost());
-    if (config.stacks) {
+    if (config->stacks) {
         contexts_write(out);
     }
     pair_table_write(histogram, out, "pc", false);

@@ -9,7 +9,7 @@
  *   start=ADDR           the profile and the cycles count from the
  *                        first time the pc reaches ADDR
  *
- * Counts and time are stopped by QEMU (qemu/perfctr-stop.h); a pc is
+ * Counts and time are stopped by QEMU (perfctr-stop.h); a pc is
  * counted here, inline, and only its K-th arrival calls back.  Both
  * are exact: the same instruction ends the run on every run.  What
  * ended the run, and what it covers, goes to out=FILE.
@@ -19,100 +19,55 @@
 
 #include <glib.h>
 #include <inttypes.h>
-#include <stdlib.h>
 
-#include "cycles/cycles.h"
-#include "profile/profile.h"
-#include "stop/stop.h"
 #include "perfctr-stop.h"
+#include "stop/stop.h"
 
 /* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_stop_after
 #pragma weak perfctr_stop_here
 #pragma weak perfctr_stop_outcome
 
-#define NO_PC UINT64_MAX
-
-typedef struct PcStop {
-    uint64_t pc;
-    uint64_t nth;
-    char what[64];
-} PcStop;
-
-static GArray *pc_stops;
-static uint64_t start_pc = NO_PC;
+static const PerfctrConfig *config;
+static StopStarted on_start;
 /* Per vCPU: the arrivals at each pc stop, then the start reached */
 static struct qemu_plugin_scoreboard *arrivals;
 static bool started;
 
-static bool parse_count(const char *text, uint64_t *value)
+/* QEMU's stops after a count, as perfctr.c parsed them */
+static bool arm_stops_after(void)
 {
-    char *end;
+    const char *why = "this QEMU has no perf-counter stops";
+    unsigned i;
 
-    *value = g_ascii_strtoull(text, &end, 0);
-    return end != text && !*end;
-}
+    for (i = 0; i < config->n_stops_after; i++) {
+        const StopAfter *stop = &config->stops_after[i];
 
-bool stop_parse(const char *value, const char **why)
-{
-    g_auto(GStrv) part = g_strsplit(value, ":", 3);
-    uint64_t count;
-    PerfctrStopKind kind;
+        if (!perfctr_stop_after ||
+            !perfctr_stop_after(stop->kind, stop->count, &why)) {
+            g_autofree char *msg = g_strdup_printf(
+                "perfctr: bad argument '%s': %s\n", stop->arg, why);
 
-    if (!part[0] || !part[1] || !parse_count(part[1], &count)) {
-        *why = "give instructions:N, cycles:N, time:NS or pc:ADDR[:K]";
-        return false;
-    }
-    if (g_str_equal(part[0], "pc")) {
-        PcStop stop = { .pc = count, .nth = 1 };
-
-        if (part[2] && (!parse_count(part[2], &stop.nth) || !stop.nth)) {
-            *why = "K in pc:ADDR:K counts from 1";
+            fputs(msg, stderr);
             return false;
         }
-        g_snprintf(stop.what, sizeof(stop.what), "pc 0x%" PRIx64 " %" PRIu64,
-                   stop.pc, stop.nth);
-        if (!pc_stops) {
-            pc_stops = g_array_new(false, false, sizeof(PcStop));
-        }
-        g_array_append_val(pc_stops, stop);
-        return true;
     }
-    if (part[2]) {
-        *why = "only pc:ADDR:K has a third part";
-        return false;
-    }
-    if (g_str_equal(part[0], "instructions")) {
-        kind = PERFCTR_STOP_INSTRUCTIONS;
-    } else if (g_str_equal(part[0], "cycles")) {
-        kind = PERFCTR_STOP_CYCLES;
-    } else if (g_str_equal(part[0], "time")) {
-        kind = PERFCTR_STOP_TIME;
-    } else {
-        *why = "give instructions:N, cycles:N, time:NS or pc:ADDR[:K]";
-        return false;
-    }
-    if (!perfctr_stop_after) {
-        *why = "this QEMU has no perf-counter stops";
-        return false;
-    }
-    return perfctr_stop_after(kind, count, why);
+    return true;
 }
 
-bool stop_parse_start(const char *value)
+bool stop_init(const PerfctrConfig *cfg, StopStarted started_cb)
 {
-    return parse_count(value, &start_pc);
-}
-
-bool stop_init(void)
-{
-    size_t n = pc_stops ? pc_stops->len : 0;
-
-    if (n && !perfctr_stop_here) {
+    config = cfg;
+    on_start = started_cb;
+    if (!arm_stops_after()) {
+        return false;
+    }
+    if (config->n_pc_stops && !perfctr_stop_here) {
         fputs("perfctr: this QEMU has no perf-counter stops\n", stderr);
         return false;
     }
-    arrivals = qemu_plugin_scoreboard_new((n + 1) * sizeof(uint64_t));
+    arrivals = qemu_plugin_scoreboard_new((config->n_pc_stops + 1) *
+                                          sizeof(uint64_t));
     return true;
 }
 
@@ -125,14 +80,17 @@ static void __attribute__((noinline)) pc_reached(unsigned vcpu_index,
                                                  void *udata)
 {
     uintptr_t host_pc = (uintptr_t)__builtin_return_address(0);
-    PcStop *stop = udata;
+    const StopAtPc *stop = udata;
+    char what[64];      /* QEMU keeps a copy */
 
-    perfctr_stop_here(vcpu_index, host_pc, stop->what);
+    g_snprintf(what, sizeof(what), "pc 0x%" PRIx64 " %" PRIu64, stop->pc,
+               stop->nth);
+    perfctr_stop_here(vcpu_index, host_pc, what);
 }
 
 static void start_reached(unsigned vcpu_index, void *udata)
 {
-    qemu_plugin_u64 reached = arrivals_at(pc_stops ? pc_stops->len : 0);
+    qemu_plugin_u64 reached = arrivals_at(config->n_pc_stops);
     int i;
 
     /* The first vCPU to get there starts the profile of all */
@@ -140,33 +98,20 @@ static void start_reached(unsigned vcpu_index, void *udata)
         qemu_plugin_u64_set(reached, i, 1);
     }
     started = true;
-    profile_restart(vcpu_index, (uintptr_t)udata);
-    cycles_restart();
-}
-
-bool stop_point(uint64_t pc)
-{
-    guint i;
-
-    for (i = 0; pc_stops && i < pc_stops->len; i++) {
-        if (g_array_index(pc_stops, PcStop, i).pc == pc) {
-            return true;
-        }
-    }
-    return pc == start_pc;
+    on_start(vcpu_index, (uintptr_t)udata);
 }
 
 void stop_instrument(struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb), i, s;
-    size_t stops = pc_stops ? pc_stops->len : 0;
+    size_t stops = config->n_pc_stops;
 
     for (i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t pc = qemu_plugin_insn_vaddr(insn);
 
         for (s = 0; s < stops; s++) {
-            PcStop *stop = &g_array_index(pc_stops, PcStop, s);
+            const StopAtPc *stop = &config->pc_stops[s];
 
             if (stop->pc != pc) {
                 continue;
@@ -176,9 +121,9 @@ void stop_instrument(struct qemu_plugin_tb *tb)
             /* Reads the registers: QEMU restores the state and leaves */
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, pc_reached, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_EQ,
-                arrivals_at(s), stop->nth, stop);
+                arrivals_at(s), stop->nth, (void *)stop);
         }
-        if (pc == start_pc) {
+        if (pc == config->start_pc) {
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, start_reached, QEMU_PLUGIN_CB_NO_REGS,
                 QEMU_PLUGIN_COND_EQ, arrivals_at(stops), 0,
@@ -203,8 +148,8 @@ void stop_write(FILE *out)
     if (stopped_by) {
         fprintf(out, "stopped-by %s\n", stopped_by);
     }
-    if (start_pc != NO_PC) {
-        fprintf(out, "start 0x%" PRIx64 " %s\n", start_pc,
+    if (config->start_pc != NO_PC) {
+        fprintf(out, "start 0x%" PRIx64 " %s\n", config->start_pc,
                 started ? "reached" : "not-reached");
     }
 }

@@ -10,16 +10,19 @@
 #include <stdio.h>
 #include <qemu-plugin.h>
 
-/* A stop= value; false with *why if it is not one */
-bool stop_parse(const char *value, const char **why);
-/* A start= value: an address; false if it is not one */
-bool stop_parse_start(const char *value);
-/* After the arguments; false (with a message) if QEMU cannot stop */
-bool stop_init(void);
+#include "config.h"
+
+/*
+ * What reaching start= does (perfctr.c's: restart the profile and the
+ * cycles), called in vCPU index's running block, not_begun of whose
+ * instructions have not begun
+ */
+typedef void (*StopStarted)(unsigned vcpu_index, uint64_t not_begun);
+
+/* Arm config's stops; false (with a message) if QEMU cannot stop */
+bool stop_init(const PerfctrConfig *config, StopStarted started);
 /* First of all instrumentation: a stop abandons its instruction */
 void stop_instrument(struct qemu_plugin_tb *tb);
-/* Whether a stop or the start is at pc: counts must be settled before */
-bool stop_point(uint64_t pc);
 /* What ended the run, what it covered, whether the start was reached */
 void stop_write(FILE *out);
 
