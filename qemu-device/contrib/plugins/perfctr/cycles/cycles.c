@@ -16,11 +16,11 @@
  *
  * - A conditional branch ends its block.  Its cost is added as if it
  *   went the way a static predictor guesses (backward taken, forward
- *   not), and its last instruction stores the other destination; the
- *   block entered there (a conditional callback on its pc, so only
- *   guesses that miss cost a call) adds the difference.  A core with a
- *   dynamic predictor (the M7) corrects that guess in
- *   predictor.c.
+ *   not: isa/branch-guess.h), and its last instruction stores the other
+ *   destination; the block entered there (a conditional callback on
+ *   its pc, so only guesses that miss cost a call) adds the
+ *   difference.  A core with a dynamic predictor (the M7) corrects
+ *   that guess in predictor.c.
  * - Multiplies and divisions whose time depends on their operands call
  *   back with the registers before they run.
  * - While a device arms a target on the cycle count (a threshold, an
@@ -49,6 +49,7 @@
 #include "cycles/predictor.h"
 #include "cycles/slots.h"
 #include "events/events.h"
+#include "isa/branch-guess.h"
 
 #define TAIL 4              /* instructions of a block a fall-through keeps */
 
@@ -444,28 +445,17 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     last = &insns[n - 1];
     guarded = last->t.conditional || last->in_it;
     if (last->t.sets_pc) {
-        uint64_t fall = last->pc + last->len;
-        /* Indirect ones are guessed taken, as backward ones */
-        bool backward = !last->c.direct || last->c.target <= last->pc;
+        BranchGuess g = branch_guess(&last->c, last->pc,
+                                     last->pc + last->len, guarded);
         unsigned taken, not_taken;
 
         core->branch_costs(n > 1 ? last - 1 : NULL, last, cost[n - 1],
-                           guarded, backward, &taken, &not_taken);
-        if (!guarded) {
-            cost[n - 1] += taken;
-        } else if (backward) {
-            cost[n - 1] += taken;       /* guess taken */
-            miss = fall;
-            guessed = last->c.direct ? last->c.target : NO_PC;
-            delta = (int64_t)not_taken - taken;
-        } else {
-            cost[n - 1] += not_taken;   /* guess not taken */
-            miss = last->c.target;
-            guessed = fall;
-            delta = (int64_t)taken - not_taken;
-        }
-        if (miss == fall && last->c.direct && last->c.target == fall) {
-            miss = NO_PC;               /* both ways are the same */
+                           guarded, g.backward, &taken, &not_taken);
+        cost[n - 1] += branch_guess_value(&g, taken, not_taken);
+        if (guarded) {
+            miss = g.other_way;
+            guessed = g.guessed;
+            delta = branch_guess_correction(&g, taken, not_taken);
         }
     }
 

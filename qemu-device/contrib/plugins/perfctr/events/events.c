@@ -21,8 +21,8 @@
  *
  * Taken branches: a branch ends its block, and is counted as a static
  * predictor guesses (a conditional forward one not taken, any other
- * taken); it stores the pc of the way not guessed, and if
- * the next block starts there (or QEMU says execution resumes there,
+ * taken: isa/branch-guess.h); it stores the pc of the way not guessed,
+ * and if the next block starts there (or QEMU says execution resumes there,
  * after an exception or between two blocks) a callback corrects the
  * count, so only guesses that miss cost a call.  A branch to the next
  * instruction counts as not taken.
@@ -47,6 +47,7 @@
 #include <string.h>
 
 #include "events/events.h"
+#include "isa/branch-guess.h"
 
 /* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_reached
@@ -359,32 +360,33 @@ static void count_where_it_goes(struct qemu_plugin_insn *insn,
                                 uint32_t targets)
 {
     uint64_t fall = pc + qemu_plugin_insn_size(insn);
-    bool guess_taken = !(c->conditional && c->direct && c->target > pc);
+    BranchGuess g = branch_guess(c, pc, fall, c->conditional);
     bool taken = events & BIT_EVENT(PERFCTR_EVENT_TAKEN_BRANCHES);
     bool retired = events & BIT_EVENT(PERFCTR_EVENT_RETIRED_BRANCHES);
+    /* Not taken, it retired unless it failed its condition */
+    int64_t retired_not_taken = !predicated;
 
-    if (c->direct && c->target == fall) {
+    if (g.other_way == NO_PC) {
         /* Either way to the next one: not taken, retired either way */
         if (retired) {
             count_one(insn, PERFCTR_EVENT_RETIRED_BRANCHES, targets);
         }
         return;
     }
-    if (taken && guess_taken) {
+    if (taken && branch_guess_value(&g, 1, 0)) {
         count_one(insn, PERFCTR_EVENT_TAKEN_BRANCHES, targets);
     }
-    if (retired && (guess_taken || !predicated)) {
+    if (retired && branch_guess_value(&g, 1, retired_not_taken)) {
         count_one(insn, PERFCTR_EVENT_RETIRED_BRANCHES, targets);
     }
     qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-        insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS,
-        guess_taken ? fall : c->target);
+        insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS, g.other_way);
     qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
         insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS_DELTA,
-        !taken ? 0 : guess_taken ? -1 : 1);
+        taken ? branch_guess_correction(&g, 1, 0) : 0);
     qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
         insn, QEMU_PLUGIN_INLINE_STORE_U64, MISS_RETIRED_DELTA,
-        !retired || !predicated ? 0 : guess_taken ? -1 : 1);
+        retired ? branch_guess_correction(&g, 1, retired_not_taken) : 0);
 }
 
 /* Before insn: uncount the loads and stores (bit k: pendable[k]) pending */
