@@ -2,7 +2,7 @@
  * perfctr plugin: event counts for the devices (perf-counter, ARM11 PMU)
  *
  * The plugin hands QEMU its operations through the hook QEMU exports
- * (perfctr-hook.h).  Nothing is instrumented until a
+ * (include/accel/tcg/perfctr-hook.h).  Nothing is instrumented until a
  * device wants an event; QEMU then retranslates, and each executed
  * instruction adds to its vCPU's count of the wanted events it is (a
  * load, a store, a branch...), inline in the translated code and

@@ -9,7 +9,7 @@
  *   start=ADDR           the profile and the cycles count from the
  *                        first time the pc reaches ADDR
  *
- * Counts and time are stopped by QEMU (perfctr-stop.h); a pc is
+ * Counts and time are stopped by QEMU (accel/tcg/perfctr-stop.h); a pc is
  * counted here, inline, and only its K-th arrival calls back.  Both
  * are exact: the same instruction ends the run on every run.  What
  * ended the run, and what it covers, goes to out=FILE.

@@ -1,6 +1,6 @@
 /*
  * The hook between the perfctr TCG plugin, QEMU's execution loop and
- * the devices that count guest events (see include/qemu/perfctr-hook.h).
+ * the devices that count guest events (see include/accel/tcg/perfctr-hook.h).
  *
  * Clients (devices) are added and called back with the BQL held; the
  * plugin's counts are per vCPU, read and armed from that vCPU's thread
@@ -15,7 +15,7 @@
 #include "exec/cpu-common.h"
 #include "exec/tb-flush.h"
 #include "hw/core/cpu.h"
-#include "qemu/perfctr-hook.h"
+#include "accel/tcg/perfctr-hook.h"
 
 /* Events QEMU counts itself, without the plugin */
 #define PERFCTR_HOOK_OWN_EVENTS (BIT(PERFCTR_EVENT_EXCEPTIONS) | \

@@ -1,6 +1,6 @@
 /*
  * Stops: end a run at an exact point of the guest's execution, for
- * firmware that never exits (hw/misc/perfctr-stop.c).
+ * firmware that never exits (accel/tcg/perfctr-stop.c).
  *
  * The perfctr plugin says where (its stop= arguments): after a number
  * of retired instructions, of estimated cycles, or of nanoseconds of
@@ -15,8 +15,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
-#ifndef QEMU_PERFCTR_STOP_H
-#define QEMU_PERFCTR_STOP_H
+#ifndef ACCEL_TCG_PERFCTR_STOP_H
+#define ACCEL_TCG_PERFCTR_STOP_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /*
  * Stops at an exact point of the guest's execution (see
- * include/qemu/perfctr-stop.h).
+ * include/accel/tcg/perfctr-stop.h).
  *
  * Instructions and virtual time are stopped by a QEMU_CLOCK_VIRTUAL
  * timer: under -icount a vCPU runs exactly up to the next deadline, so
@@ -22,8 +22,8 @@
 #include "hw/core/cpu.h"
 #include "system/cpu-timers.h"
 #include "system/runstate.h"
-#include "qemu/perfctr-hook.h"
-#include "qemu/perfctr-stop.h"
+#include "accel/tcg/perfctr-hook.h"
+#include "accel/tcg/perfctr-stop.h"
 
 typedef struct PerfctrStop {
     bool armed[PERFCTR_STOP_TIME + 1];

@@ -3,7 +3,7 @@
  * timing model, QEMU's virtual clock under -icount advances by the
  * model's cycles instead of by instructions, so that SysTick, the board
  * timers, mtime and the generic timer follow the modelled core's time
- * (see include/qemu/perfctr-hook.h).
+ * (see include/accel/tcg/perfctr-hook.h).
  *
  * icount's clock is bias + (instructions << shift); here it is bias +
  * (cycles << shift), the vCPUs' cycles (all of them, as icount counts
@@ -26,7 +26,7 @@
 #include "qemu/timer.h"
 #include "system/cpu-timers.h"
 #include "system/cpu-timers-internal.h"
-#include "qemu/perfctr-hook.h"
+#include "accel/tcg/perfctr-hook.h"
 
 typedef struct PerfctrModelTimeVcpu {
     /* The model's cycles when QEMU last accounted for instructions */

@@ -19,8 +19,8 @@
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
-#ifndef QEMU_PERFCTR_HOOK_H
-#define QEMU_PERFCTR_HOOK_H
+#ifndef ACCEL_TCG_PERFCTR_HOOK_H
+#define ACCEL_TCG_PERFCTR_HOOK_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -176,7 +176,7 @@ void perfctr_hook_arm(PerfctrHookClient *client);
 int64_t perfctr_hook_virtual_ns(uint64_t instructions);
 
 /*
- * Guest time in modelled cycles (hw/misc/perfctr-model-time.c): true
+ * Guest time in modelled cycles (accel/tcg/perfctr-model-time.c): true
  * while the plugin runs a timing model under -icount; the virtual clock
  * then advances by the model's cycles.  QEMU's icount calls the rest:
  * after it accounts for a vCPU's executed instructions, for the count
