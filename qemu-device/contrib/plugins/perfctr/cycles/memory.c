@@ -60,9 +60,9 @@ static const FlashPart parts[] = {
 static const FlashPart no_flash = { "sram", "no flash modelled", 0, 0, false,
                                     0, 0, 0 };
 
-static const AddressRange *flash;
-/* The part of the run: memory='s or no_flash, with wait-states='s */
+/* The part modelled (memory= or no_flash; wait-states= overrides its) */
 static FlashPart part;
+static const AddressRange *flash;       /* where its flash is (flash=) */
 
 /* A vCPU's caches: the lines held, most recently used first */
 typedef struct LineCache {
