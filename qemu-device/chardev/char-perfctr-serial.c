@@ -64,8 +64,8 @@
 #include "qemu/option.h"
 #include "qemu/timer.h"
 #include "system/cpu-timers.h"
-#include "qemu/perfctr-hook.h"
-#include "qemu/perfctr-stop.h"
+#include "accel/tcg/perfctr-hook.h"
+#include "accel/tcg/perfctr-stop.h"
 #include "trace.h"
 
 #define TYPE_CHARDEV_PERFCTR_SERIAL "chardev-perfctr-serial"

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-"""Guest time in modelled cycles (hw/misc/perfctr-model-time.c;
+"""Guest time in modelled cycles (accel/tcg/perfctr-model-time.c;
 tests/firmware/model_time.c and model_time_riscv.c): with --cycles
 QEMU's virtual clock runs on the timing model's cycles, so a board
 timer's period comes every so many modelled cycles of the core, as it

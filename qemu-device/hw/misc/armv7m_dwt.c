@@ -37,7 +37,7 @@
 #include "hw/misc/armv7m_dwt.h"
 #include "migration/vmstate.h"
 #include "system/cpu-timers.h"
-#include "qemu/perfctr-hook.h"
+#include "accel/tcg/perfctr-hook.h"
 #include "target/arm/cpu.h"
 #include "armv7m-debug.h"
 #include "trace.h"

@@ -30,7 +30,7 @@
  * on a single SNAPSHOT write (running 64-bit counters read without
  * tearing or stopping them), and gives each counter an event count:
  * retired instructions under -icount by default, or an event the
- * perfctr plugin or QEMU counts through the hook (qemu/perfctr-hook.h),
+ * perfctr plugin or QEMU counts through the hook (accel/tcg/perfctr-hook.h),
  * with a threshold and an overflow flag that raise the interrupt line
  * between the instruction that reached them and the next one.  See
  * docs/register-map.md in the perf-counter project.

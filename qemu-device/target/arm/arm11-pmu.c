@@ -12,12 +12,12 @@
  * are the instructions QEMU retires, under -icount only (without it the
  * event reads 0).  Branches executed (0x05), software changes of the PC
  * (0x0D), procedure calls (0x23) and returns (0x24) are the perfctr
- * hook's branches, taken branches, calls and returns (qemu/perfctr-hook.h:
- * the perfctr TCG plugin decodes them, in one place for every target);
- * without the plugin they read 0.  Every other event (caches, TLBs,
- * stalls, prediction, the ETM inputs) reads 0: QEMU does not model what
- * they count.  EVNTBUS and the ETM are not modelled: the X bit only
- * reads back.
+ * hook's branches, taken branches, calls and returns
+ * (accel/tcg/perfctr-hook.h: the perfctr TCG plugin decodes them, in
+ * one place for every target); without the plugin they read 0.  Every
+ * other event (caches, TLBs, stalls, prediction, the ETM inputs) reads
+ * 0: QEMU does not model what they count.  EVNTBUS and the ETM are not
+ * modelled: the X bit only reads back.
  *
  * Overflow interrupts (nPMUIRQ) go to the CPU's "pmu-interrupt" output;
  * the board wires it where its interrupt controller can take it.  Each
@@ -37,7 +37,7 @@
 #include "hw/registerfields.h"
 #include "system/cpu-timers.h"
 #include "migration/vmstate.h"
-#include "qemu/perfctr-hook.h"
+#include "accel/tcg/perfctr-hook.h"
 #include "arm11-pmu.h"
 
 FIELD(PMNC, E, 0, 1)

@@ -1,6 +1,6 @@
 /*
  * The A-profile PMU's (PMUv3) common events that the perfctr hook
- * counts exactly (qemu/perfctr-hook.h), beside QEMU's own INST_RETIRED
+ * counts exactly (accel/tcg/perfctr-hook.h), beside QEMU's own INST_RETIRED
  * and CPU_CYCLES (target/arm/helper.c):
  *
  *   0x06 LD_RETIRED        loads that pass their condition (the plugin
@@ -31,7 +31,7 @@
 
 #include "qemu/osdep.h"
 #include "cpu.h"
-#include "qemu/perfctr-hook.h"
+#include "accel/tcg/perfctr-hook.h"
 #include "pmu-hook-events.h"
 
 #define PMU_EVENT_COUNTERS 31   /* PMEVCNTR0..30 */

@@ -1,6 +1,6 @@
 /*
  * RISC-V hardware performance counters mhpmcounter3..31 counting the
- * events of the perfctr hook (qemu/perfctr-hook.h: the perfctr TCG
+ * events of the perfctr hook (accel/tcg/perfctr-hook.h: the perfctr TCG
  * plugin decodes them, QEMU counts the traps), selected with the event
  * encoding of the SiFive E31 Core Complex Manual: mhpmevent bits 7:0 an
  * event class, the bits above a mask of events in it, the counter
@@ -31,7 +31,7 @@
 
 #include "qemu/osdep.h"
 #include "cpu.h"
-#include "qemu/perfctr-hook.h"
+#include "accel/tcg/perfctr-hook.h"
 #include "perfctr-hpm.h"
 
 #define E31_CLASS_MASK 0xffu

@@ -2,10 +2,18 @@
  * perfctr: the perf-counter project's instrumentation plugin
  *
  * One plugin observes executed guest code for every host-side feature:
- * it decodes each translated instruction (isa.c) and instruments it for
- * the profiler (profile.c) and its tasks and handlers (contexts.c), for
- * the device's event counters (events.c) and for a timing model's
- * estimated cycles (cycles.c).  Arguments:
+ * it decodes each translated instruction (isa/) and instruments it for
+ * the profiler and its tasks and handlers (profile/), for the devices'
+ * event counters (events/), for a timing model's estimated cycles
+ * (cycles/) and for stops (stop/).
+ *
+ * This file is their only hub: it parses every argument into one
+ * configuration (config.h), which each module's init takes, and wires
+ * the calls from one module to another that would otherwise call back
+ * into it, through pointers it hands them at init: QEMU's hook
+ * (PerfctrPluginOps), the contexts' view of the profile (ContextsOps),
+ * the cycles that the events offer the devices (EventsCyclesReader)
+ * and what reaching start= does (StopStarted).  Arguments:
  *
  *   profile=exact    count every executed instruction by pc
  *   profile=N        sample the pc every N executed instructions
@@ -24,18 +32,18 @@
  *                    pcs START (included) to END (excluded); repeatable
  *   memory=PART      code and read-only data in PART's flash, read a
  *                    line at a time with its wait states, prefetch
- *                    buffer and cache (cycles-memory.c; M3/M4 models)
+ *                    buffer and cache (cycles/memory.c; M3/M4 models)
  *   flash=START-END  where that flash is (default 0-0x20000000)
  *   wait-states=N    flash wait states: the part's instead, or without
  *                    a part those each pipeline refill adds (default 0)
  *   stop=WHAT        end the run at an exact point: instructions:N,
- *                    cycles:N, time:NS or pc:ADDR[:K] (stop.c);
+ *                    cycles:N, time:NS or pc:ADDR[:K] (stop/stop.c);
  *                    repeatable, the first reached ends it
  *   start=ADDR       profile and count cycles from the first time the
  *                    pc reaches ADDR
  *   tasks=CURRENT:NAME:LEN:STACK
  *                    where the RTOS keeps the running task's control
- *                    block, and its name and stack in it (contexts.h)
+ *                    block, and its name and stack in it (config.h)
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -47,21 +55,27 @@
 
 #include <qemu-plugin.h>
 
-#include "contexts.h"
-#include "cycles.h"
-#include "cycles-memory.h"
-#include "events.h"
-#include "profile.h"
-#include "stop.h"
+#include "config.h"
+#include "cycles/cycles.h"
+#include "cycles/memory.h"
+#include "events/events.h"
+#include "perfctr-hook.h"
+#include "profile/contexts.h"
+#include "profile/profile.h"
+#include "stop/stop.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
 #pragma weak perfctr_hook_set_plugin
 
-static char *out_path;
-static bool profiling;
-static bool counting_events = true;
-static CyclesModel cycles_model;
+static PerfctrConfig config = {
+    .stacks = true,
+    .events = true,
+    .flash = { 0, 0x20000000 },     /* the Armv7-M Code region */
+    .wait_states = -1,
+    .start_pc = NO_PC,
+};
+/* Tasks and handlers have call stacks: they follow the flow */
 static bool following_contexts;
 static PerfctrPluginOps hook_ops;
 
@@ -72,23 +86,23 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
      * it runs, which must then not have been counted by anything else.
      */
     stop_instrument(tb);
-    if (counting_events) {
+    if (config.events) {
         events_instrument(tb);
     }
-    if (profiling) {
+    if (config.profiling) {
         profile_instrument(tb);
     }
-    if (cycles_model) {
+    if (config.cycles_model) {
         cycles_instrument(tb);
     }
 }
 
 static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
 {
-    if (profiling) {
+    if (config.profiling) {
         profile_vcpu_init(vcpu);
     }
-    if (cycles_model) {
+    if (config.cycles_model) {
         cycles_vcpu_init(vcpu);
     }
     if (following_contexts) {
@@ -98,25 +112,60 @@ static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
 
 static void finished(qemu_plugin_id_t id, void *udata)
 {
-    FILE *out = fopen(out_path, "w");
+    FILE *out = fopen(config.out_path, "w");
 
     if (!out) {
         g_autofree char *msg = g_strdup_printf(
-            "perfctr: cannot write %s: %s\n", out_path, strerror(errno));
+            "perfctr: cannot write %s: %s\n", config.out_path,
+            strerror(errno));
         fputs(msg, stderr);
         return;
     }
-    if (profiling) {
+    if (config.profiling) {
         profile_write(out);
     } else {
         fprintf(out, "perfctr-profile 1\nmode none\n");
     }
-    if (cycles_model) {
+    if (config.cycles_model) {
         cycles_write(out);
     }
     stop_write(out);
     fclose(out);
 }
+
+/* From QEMU's hook: the vCPU left translated code and resumes at pc */
+static void left_code(unsigned vcpu_index, uint64_t pc)
+{
+    if (config.cycles_model) {
+        cycles_left_code(vcpu_index, pc);
+    }
+    events_left_code(vcpu_index, pc);
+}
+
+/* From stop.c: the pc reached start= */
+static void started(unsigned vcpu_index, uint64_t not_begun)
+{
+    if (config.profiling) {
+        profile_restart(vcpu_index, not_begun);
+    }
+    if (config.cycles_model) {
+        cycles_restart();
+    }
+}
+
+static const ContextsOps contexts_with_cycles = {
+    .executed = profile_executed,
+    .run_stack = profile_switch,
+    .cycles = cycles_read,
+};
+static const ContextsOps contexts_without_cycles = {
+    .executed = profile_executed,
+    .run_stack = profile_switch,
+};
+static const EventsCyclesReader model_cycles = {
+    .cycles = cycles_read,
+    .memory_stalls = cycles_read_memory_stalls,
+};
 
 static bool refuse(const char *arg, const char *why)
 {
@@ -126,7 +175,103 @@ static bool refuse(const char *arg, const char *why)
     return false;
 }
 
-static bool parse(const char *arg, ProfileConfig *config)
+/* A number, hex or decimal */
+static bool parse_count(const char *text, uint64_t *value)
+{
+    char *end;
+
+    *value = g_ascii_strtoull(text, &end, 0);
+    return end != text && !*end;
+}
+
+/* "START-END" (hex or decimal; END excluded) */
+static bool parse_range(const char *text, AddressRange *range)
+{
+    g_auto(GStrv) ends = g_strsplit(text, "-", 2);
+    char *end_a, *end_b;
+
+    if (!ends[0] || !ends[1]) {
+        return false;
+    }
+    range->start = g_ascii_strtoull(ends[0], &end_a, 0);
+    range->end = g_ascii_strtoull(ends[1], &end_b, 0);
+    return !*end_a && !*end_b && end_a != ends[0] && range->end > range->start;
+}
+
+/* stop=: instructions:N, cycles:N, time:NS or pc:ADDR[:K] */
+static bool parse_stop(const char *arg, const char *value,
+                       PerfctrConfig *config)
+{
+    g_auto(GStrv) part = g_strsplit(value, ":", 3);
+    StopAfter stop;
+    uint64_t count;
+
+    if (!part[0] || !part[1] || !parse_count(part[1], &count)) {
+        return refuse(arg, "give instructions:N, cycles:N, time:NS or "
+                      "pc:ADDR[:K]");
+    }
+    if (g_str_equal(part[0], "pc")) {
+        StopAtPc at = { .pc = count, .nth = 1 };
+
+        if (part[2] && (!parse_count(part[2], &at.nth) || !at.nth)) {
+            return refuse(arg, "K in pc:ADDR:K counts from 1");
+        }
+        config->pc_stops = g_renew(StopAtPc, config->pc_stops,
+                                   config->n_pc_stops + 1);
+        config->pc_stops[config->n_pc_stops++] = at;
+        return true;
+    }
+    if (part[2]) {
+        return refuse(arg, "only pc:ADDR:K has a third part");
+    }
+    if (g_str_equal(part[0], "instructions")) {
+        stop.kind = PERFCTR_STOP_INSTRUCTIONS;
+    } else if (g_str_equal(part[0], "cycles")) {
+        stop.kind = PERFCTR_STOP_CYCLES;
+    } else if (g_str_equal(part[0], "time")) {
+        stop.kind = PERFCTR_STOP_TIME;
+    } else {
+        return refuse(arg, "give instructions:N, cycles:N, time:NS or "
+                      "pc:ADDR[:K]");
+    }
+    stop.count = count;
+    stop.arg = g_strdup(arg);
+    config->stops_after = g_renew(StopAfter, config->stops_after,
+                                  config->n_stops_after + 1);
+    config->stops_after[config->n_stops_after++] = stop;
+    return true;
+}
+
+/* tasks=CURRENT:NAME:LEN:STACK (addresses and offsets; STACK may be -) */
+static bool parse_tasks(const char *value, RtosLayout *rtos)
+{
+    g_auto(GStrv) f = g_strsplit(value, ":", 4);
+    char *end;
+
+    if (g_strv_length(f) != 4) {
+        return false;
+    }
+    rtos->current = g_ascii_strtoull(f[0], &end, 0);
+    if (*end || !rtos->current) {
+        return false;
+    }
+    rtos->name_offset = g_ascii_strtoull(f[1], &end, 0);
+    if (*end) {
+        return false;
+    }
+    rtos->name_len = g_ascii_strtoull(f[2], &end, 0);
+    if (*end || rtos->name_len >= CONFIG_MAX_TASK_NAME) {
+        return false;
+    }
+    if (g_str_equal(f[3], "-")) {
+        rtos->stack_offset = -1;
+        return true;
+    }
+    rtos->stack_offset = g_ascii_strtoll(f[3], &end, 0);
+    return !*end && rtos->stack_offset >= 0;
+}
+
+static bool parse(const char *arg, PerfctrConfig *config)
 {
     g_auto(GStrv) kv = g_strsplit(arg, "=", 2);
     const char *key = kv[0], *value = kv[1];
@@ -135,12 +280,12 @@ static bool parse(const char *arg, ProfileConfig *config)
         return refuse(arg, "expected KEY=VALUE");
     }
     if (g_str_equal(key, "out")) {
-        g_free(out_path);
-        out_path = g_strdup(value);
+        g_free(config->out_path);
+        config->out_path = g_strdup(value);
     } else if (g_str_equal(key, "profile")) {
         char *end;
 
-        profiling = true;
+        config->profiling = true;
         if (g_str_equal(value, "exact")) {
             config->period = 0;
             return true;
@@ -154,7 +299,7 @@ static bool parse(const char *arg, ProfileConfig *config)
             return refuse(arg, "give on or off");
         }
     } else if (g_str_equal(key, "events")) {
-        if (!qemu_plugin_bool_parse(key, value, &counting_events)) {
+        if (!qemu_plugin_bool_parse(key, value, &config->events)) {
             return refuse(arg, "give on or off");
         }
     } else if (g_str_equal(key, "isa")) {
@@ -168,28 +313,28 @@ static bool parse(const char *arg, ProfileConfig *config)
             return refuse(arg, "give thumb, a32 or a64");
         }
     } else if (g_str_equal(key, "cycles")) {
-        if (!cycles_parse_model(value, &cycles_model)) {
+        if (!cycles_model_named(value, &config->cycles_model)) {
             return refuse(arg, "give m0, m0-small-mul, m3, m4, m7, m33, m55 "
                           "or e31");
         }
     } else if (g_str_equal(key, "window")) {
-        if (!cycles_add_window(value)) {
+        if (config->n_windows == CONFIG_MAX_WINDOWS ||
+            !parse_range(value, &config->windows[config->n_windows])) {
             return refuse(arg, "give START-END, START below END");
         }
+        config->n_windows++;
     } else if (g_str_equal(key, "memory")) {
-        if (!memory_parse_part(value)) {
+        config->flash_part = memory_part_named(value);
+        if (!config->flash_part) {
             g_autofree char *why = g_strdup_printf("known parts are %s",
                                                    memory_part_names());
 
             return refuse(arg, why);
         }
     } else if (g_str_equal(key, "flash")) {
-        uint64_t start, end;
-
-        if (!cycles_parse_range(value, &start, &end)) {
+        if (!parse_range(value, &config->flash)) {
             return refuse(arg, "give START-END, START below END");
         }
-        memory_set_flash(start, end);
     } else if (g_str_equal(key, "wait-states")) {
         char *end;
         uint64_t n = g_ascii_strtoull(value, &end, 10);
@@ -197,19 +342,15 @@ static bool parse(const char *arg, ProfileConfig *config)
         if (*end || end == value || n > 100) {
             return refuse(arg, "give 0 to 100");
         }
-        memory_set_wait_states(n);
+        config->wait_states = n;
     } else if (g_str_equal(key, "stop")) {
-        const char *why;
-
-        if (!stop_parse(value, &why)) {
-            return refuse(arg, why);
-        }
+        return parse_stop(arg, value, config);
     } else if (g_str_equal(key, "start")) {
-        if (!stop_parse_start(value)) {
+        if (!parse_count(value, &config->start_pc)) {
             return refuse(arg, "give an address");
         }
     } else if (g_str_equal(key, "tasks")) {
-        if (!contexts_parse_tasks(value)) {
+        if (!parse_tasks(value, &config->rtos)) {
             return refuse(arg, "give CURRENT:NAME:LEN:STACK (addresses and "
                           "offsets; STACK may be -)");
         }
@@ -225,14 +366,15 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                                            const qemu_info_t *info,
                                            int argc, char **argv)
 {
-    ProfileConfig config = { .isa = ISA_THUMB, .period = 0, .stacks = true };
     int i;
 
     if (g_str_has_prefix(info->target_name, "riscv")) {
         config.isa = ISA_RISCV;
     } else if (g_str_equal(info->target_name, "aarch64")) {
         config.isa = ISA_A64;
-    } else if (!g_str_equal(info->target_name, "arm")) {
+    } else if (g_str_equal(info->target_name, "arm")) {
+        config.isa = ISA_THUMB;
+    } else {
         fputs("perfctr: this plugin knows arm, aarch64 and riscv only\n",
               stderr);
         return -1;
@@ -242,34 +384,36 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
             return -1;
         }
     }
-    if (profiling && !out_path) {
+    if (config.profiling && !config.out_path) {
         fputs("perfctr: profile= needs out=FILE\n", stderr);
         return -1;
     }
-    if (!stop_init()) {
+    config.threads = info->system_emulation && info->system.smp_vcpus > 1;
+    config.counts_blocks = perfctr_hook_set_plugin != NULL;
+    following_contexts = config.profiling && config.stacks;
+
+    if (!stop_init(&config, started)) {
         return -1;
     }
-    if (profiling) {
-        config.threads = info->system_emulation &&
-                         info->system.smp_vcpus > 1;
-        config.counts_blocks = perfctr_hook_set_plugin != NULL;
+    if (config.profiling) {
         profile_init(&config);
         hook_ops.block_left = profile_block_left;
     }
-    if (cycles_model && !cycles_init(cycles_model, config.isa)) {
+    if (config.cycles_model && !cycles_init(&config)) {
         return -1;
     }
-    if (out_path) {
+    if (config.out_path) {
         qemu_plugin_register_atexit_cb(id, finished, NULL);
     }
-    /* The device reads cycles through the events' reader */
-    if (counting_events || cycles_model) {
-        events_init(config.isa, cycles_model != 0, &hook_ops);
+    /* The devices read cycles through the events' reader */
+    if (config.events || config.cycles_model) {
+        events_init(&config, config.cycles_model ? &model_cycles : NULL,
+                    &hook_ops);
+        hook_ops.left_code = left_code;
     }
-    /* Tasks and handlers have call stacks: they follow the flow */
-    following_contexts = profiling && config.stacks;
     if (following_contexts) {
-        contexts_init(config.isa, cycles_model != 0);
+        contexts_init(&config, config.cycles_model ? &contexts_with_cycles :
+                      &contexts_without_cycles);
         hook_ops.exception_entered = profile_exception_entered;
         hook_ops.exception_returned = profile_exception_returned;
     }

@@ -10,7 +10,7 @@
 
 #include "hw/sysbus.h"
 #include "qemu/notify.h"
-#include "qemu/perfctr-hook.h"
+#include "accel/tcg/perfctr-hook.h"
 #include "qemu/timer.h"
 #include "qom/object.h"
 

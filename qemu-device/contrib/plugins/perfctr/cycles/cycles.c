@@ -1,0 +1,568 @@
+/*
+ * perfctr plugin: estimated cycles (a timing model per core)
+ *
+ * Each translated block is scheduled once, at translation, by the
+ * model of the core, one file each (docs/cycles.md says what each
+ * models and not): m3.c (m3, m4: the Cortex-M3 and Cortex-M4 TRM
+ * tables), m7.c (the Cortex-M7's measured dual issue), e31.c (the
+ * SiFive E31).
+ *
+ * Costs known at translation are added inline, with no callback: each
+ * instruction's cost is added before it runs, at the latest together
+ * with the next instruction that may access memory or the block's
+ * last (a window's share with them), so that a read during an access
+ * counts every instruction up to and including the accessing one, as
+ * -icount does.  The rest is dynamic:
+ *
+ * - A conditional branch ends its block.  Its cost is added as if it
+ *   went the way a static predictor guesses (backward taken, forward
+ *   not: isa/branch-guess.h), and its last instruction stores the other
+ *   destination; the block entered there (a conditional callback on
+ *   its pc, so only guesses that miss cost a call) adds the
+ *   difference.  A core with a dynamic predictor (the M7) corrects
+ *   that guess in predictor.c.
+ * - Multiplies and divisions whose time depends on their operands call
+ *   back with the registers before they run.
+ * - While a device arms a target on the cycle count (a threshold, an
+ *   overflow), each instruction adds its own cost before it runs and
+ *   the target is checked before the next one, as events.c does for
+ *   the other events: the device is called back after the instruction
+ *   whose cost reached it.
+ *
+ * A block starts with an idle pipeline, as after a taken branch.  A
+ * block that ends without one (QEMU ends blocks at a page, 1 KiB on
+ * the M profile, and at 512 instructions) falls through: its tail is
+ * kept, and the block it falls into, when translated after it, is
+ * scheduled both ways; what continuing the schedule changes is added
+ * when it is entered that way (a conditional callback on its pc).
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <glib.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "cycles/cycles.h"
+#include "cycles/memory.h"
+#include "cycles/model.h"
+#include "cycles/predictor.h"
+#include "cycles/slots.h"
+#include "events/events.h"
+#include "isa/branch-guess.h"
+
+#define TAIL 4              /* instructions of a block a fall-through keeps */
+
+/* The last instructions of a block that falls through to a pc */
+typedef struct Tail {
+    size_t n;
+    CyclesInsn insns[TAIL];
+} Tail;
+
+/* An instruction whose cost depends on its operands */
+typedef struct Operands {
+    InsnTiming t;
+    int window;         /* or -1 */
+} Operands;
+
+static const CyclesCore *const cores[] = {
+    [CYCLES_M0] = &cycles_m0, [CYCLES_M0_SMALL_MUL] = &cycles_m0_small_mul,
+    [CYCLES_M3] = &cycles_m3, [CYCLES_M4] = &cycles_m4,
+    [CYCLES_M7] = &cycles_m7, [CYCLES_M33] = &cycles_m33,
+    [CYCLES_M55] = &cycles_m55, [CYCLES_E31] = &cycles_e31,
+};
+
+static const PerfctrConfig *config;
+static const CyclesCore *core;
+/* The slots' sums when the profile started (start=), or NULL */
+static uint64_t *start_sums;
+static struct qemu_plugin_register *regs[32];
+static bool have_regs;
+static GHashTable *tails;       /* pc: the Tail of the block before it */
+static GMutex tails_lock;
+
+bool cycles_model_named(const char *name, CyclesModel *out)
+{
+    unsigned i;
+
+    for (i = CYCLES_M0; i < G_N_ELEMENTS(cores); i++) {
+        if (g_str_equal(name, cores[i]->name)) {
+            *out = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int window_of(uint64_t pc)
+{
+    const AddressRange *windows = config->windows;
+    unsigned i;
+
+    for (i = 0; i < config->n_windows; i++) {
+        if (pc >= windows[i].start && pc < windows[i].end) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Operand-dependent costs, from the registers before the instruction */
+
+static uint32_t reg_value(unsigned r)
+{
+    g_autoptr(GByteArray) buf = g_byte_array_new();
+
+    if (!have_regs || !regs[r] || qemu_plugin_read_register(regs[r], buf) < 4) {
+        return 0;
+    }
+    return buf->data[0] | buf->data[1] << 8 | buf->data[2] << 16 |
+           (uint32_t)buf->data[3] << 24;
+}
+
+static void operands_cb(unsigned vcpu, void *udata)
+{
+    Operands *o = udata;
+    uint32_t a = reg_value(o->t.op_a), b = reg_value(o->t.op_b);
+
+    cycles_add(vcpu, cycles_slots_of(vcpu), core->operand_cycles(&o->t, a, b),
+               o->window);
+}
+
+/* Entered from the block that falls through to it: udata the change */
+static void continued_cb(unsigned vcpu, void *udata)
+{
+    uint64_t *slots = cycles_slots_of(vcpu);
+    int64_t *change = udata;
+
+    slots[SLOT_FELL] = NO_PC;
+    cycles_add(vcpu, slots, change[0], change[1]);
+}
+
+static void mispredicted_cb(unsigned vcpu, void *udata)
+{
+    uint64_t *slots = cycles_slots_of(vcpu);
+    uint64_t packed = slots[SLOT_DELTA];
+
+    slots[SLOT_MISS] = NO_PC;
+    if (core->dynamic_predictor) {
+        predictor_other_way(vcpu, slots);
+    } else {
+        cycles_add(vcpu, slots, (int32_t)(uint32_t)packed,
+                   (int32_t)(packed >> 32));
+    }
+}
+
+void cycles_left_code(unsigned vcpu, uint64_t pc)
+{
+    if (vcpu >= qemu_plugin_num_vcpus()) {
+        return;
+    }
+    if (qemu_plugin_u64_get(cycles_slot(SLOT_MISS), vcpu) == pc) {
+        mispredicted_cb(vcpu, NULL);
+    }
+    if (core->dynamic_predictor) {
+        predictor_left_code(vcpu, pc);
+    }
+}
+
+void cycles_vcpu_init(unsigned vcpu)
+{
+    static const char *const rv[32] = {
+        "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1",
+        "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4",
+        "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+    };
+    g_autoptr(GArray) all = qemu_plugin_get_registers();
+    bool riscv = config->isa == ISA_RISCV;
+    guint i;
+    unsigned r;
+
+    memory_vcpu_init(vcpu);
+    if (have_regs) {
+        return;                 /* the handles are the same on every vCPU */
+    }
+    for (i = 0; i < all->len; i++) {
+        qemu_plugin_reg_descriptor *d =
+            &g_array_index(all, qemu_plugin_reg_descriptor, i);
+
+        for (r = 0; r < (riscv ? 32 : 13); r++) {
+            g_autofree char *arm = g_strdup_printf("r%u", r);
+
+            if (!regs[r] && g_str_equal(d->name, riscv ? rv[r] : arm)) {
+                regs[r] = d->handle;
+            }
+        }
+    }
+    have_regs = true;
+}
+
+bool cycles_init(const PerfctrConfig *cfg)
+{
+    unsigned n_slots;
+
+    config = cfg;
+    core = cores[config->cycles_model];
+    if (core->riscv != (config->isa == ISA_RISCV) ||
+        config->isa == ISA_A32 || config->isa == ISA_A64) {
+        fputs("perfctr: cycles=e31 is for rv32 guests, the m* models "
+              "for Thumb ones; none is for a32 or a64 code\n", stderr);
+        return false;
+    }
+    memory_init(config);
+    if (memory_part()->line && !core->flash) {
+        fputs("perfctr: memory= is for the Cortex-M3 and M4 models "
+              "(cycles=m3, m4)\n", stderr);
+        return false;
+    }
+    n_slots = SLOT_WINDOWS + 2 * config->n_windows;
+    if (core->dynamic_predictor) {
+        n_slots += predictor_slots(n_slots);
+    }
+    cycles_slots_init(n_slots);
+    return true;
+}
+
+static uint64_t read_slot(unsigned index, unsigned vcpu_index)
+{
+    /* Before the vCPU starts (a device's reset), none */
+    return vcpu_index < qemu_plugin_num_vcpus() ?
+           qemu_plugin_u64_get(cycles_slot(index), vcpu_index) : 0;
+}
+
+uint64_t cycles_read(unsigned vcpu_index)
+{
+    return read_slot(SLOT_CYCLES, vcpu_index);
+}
+
+uint64_t cycles_read_memory_stalls(unsigned vcpu_index)
+{
+    return read_slot(SLOT_MEMORY_STALLS, vcpu_index);
+}
+
+/* Decode the block; mark the instructions an IT block predicates */
+static void decode(struct qemu_plugin_tb *tb, CyclesInsn *insns, size_t n)
+{
+    unsigned it_left = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        uint8_t bytes[4];
+        size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+        CyclesInsn *in = &insns[i];
+
+        in->pc = qemu_plugin_insn_vaddr(insn);
+        in->len = qemu_plugin_insn_size(insn);
+        isa_timing(config->isa, bytes, got, &in->t);
+        isa_classify(config->isa, bytes, got, in->pc, &in->c);
+        in->in_it = it_left > 0;
+        if (it_left) {
+            it_left--;
+        }
+        if (isa_it_count(config->isa, bytes, got)) {
+            it_left = isa_it_count(config->isa, bytes, got);
+        }
+    }
+}
+
+static void store(struct qemu_plugin_insn *insn, unsigned index,
+                  uint64_t value)
+{
+    qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+        insn, QEMU_PLUGIN_INLINE_STORE_U64, cycles_slot(index), value);
+}
+
+static void add_inline(struct qemu_plugin_insn *insn, unsigned index,
+                       uint64_t value)
+{
+    if (value) {
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            insn, QEMU_PLUGIN_INLINE_ADD_U64, cycles_slot(index), value);
+    }
+}
+
+static int64_t schedule_sum(const CyclesInsn *insns, size_t n)
+{
+    g_autofree unsigned *cost = g_new0(unsigned, n);
+    int64_t sum = 0;
+    size_t i;
+
+    core->schedule(insns, n, cost);
+    for (i = 0; i < n; i++) {
+        sum += cost[i];
+    }
+    return sum;
+}
+
+/*
+ * The block's tail, for the block it falls through to; and if the
+ * block before this one fell through to it, a callback that adds what
+ * continuing that one's schedule changes
+ */
+static void continue_schedule(struct qemu_plugin_tb *tb,
+                              const CyclesInsn *insns, size_t n)
+{
+    const CyclesInsn *last = &insns[n - 1];
+    Tail *before, *tail;
+    int64_t *change;
+
+    g_mutex_lock(&tails_lock);
+    if (!tails) {
+        tails = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
+                                      g_free);
+    }
+    if (!last->t.sets_pc) {
+        uint64_t *key = g_new(uint64_t, 1);
+
+        tail = g_new0(Tail, 1);
+        tail->n = MIN(n, TAIL);
+        memcpy(tail->insns, insns + n - tail->n,
+               tail->n * sizeof(CyclesInsn));
+        *key = last->pc + last->len;
+        g_hash_table_replace(tails, key, tail);
+    }
+    before = g_hash_table_lookup(tails, &insns[0].pc);
+    if (before) {
+        g_autofree CyclesInsn *both = g_new(CyclesInsn, before->n + n);
+
+        memcpy(both, before->insns, before->n * sizeof(CyclesInsn));
+        memcpy(both + before->n, insns, n * sizeof(CyclesInsn));
+        change = g_new(int64_t, 2);
+        change[0] = schedule_sum(both, before->n + n) -
+                    schedule_sum(before->insns, before->n) -
+                    schedule_sum(insns, n);
+        change[1] = window_of(insns[0].pc);
+        if (change[0]) {
+            qemu_plugin_register_vcpu_tb_exec_cond_cb(
+                tb, continued_cb, QEMU_PLUGIN_CB_NO_REGS,
+                QEMU_PLUGIN_COND_EQ, cycles_slot(SLOT_FELL),
+                qemu_plugin_tb_vaddr(tb), change);
+        } else {
+            g_free(change);
+        }
+    }
+    g_mutex_unlock(&tails_lock);
+}
+
+/* What the instructions since the last flush cost, and their window */
+typedef struct Pending {
+    uint64_t cycles, insns, memory_stalls;
+    int window;
+} Pending;
+
+/* The events of this file a device has targets on (bit e for event e) */
+static uint32_t targeted_here(void)
+{
+    uint32_t targeted = 0;
+
+    if (events_targeted(PERFCTR_EVENT_CYCLES)) {
+        targeted |= 1u << PERFCTR_EVENT_CYCLES;
+    }
+    if (events_targeted(PERFCTR_EVENT_MEMORY_STALLS)) {
+        targeted |= 1u << PERFCTR_EVENT_MEMORY_STALLS;
+    }
+    return targeted;
+}
+
+static void count_down(struct qemu_plugin_insn *insn, PerfctrEvent e,
+                       uint64_t n)
+{
+    if (n) {
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            insn, QEMU_PLUGIN_INLINE_ADD_U64, events_countdown(e), -n);
+    }
+}
+
+/* Add what is pending to the totals and its window, before insn runs */
+static void flush(struct qemu_plugin_insn *insn, Pending *p,
+                  uint32_t targets)
+{
+    add_inline(insn, SLOT_CYCLES, p->cycles);
+    add_inline(insn, SLOT_INSNS, p->insns);
+    add_inline(insn, SLOT_MEMORY_STALLS, p->memory_stalls);
+    if (targets & (1u << PERFCTR_EVENT_CYCLES)) {
+        count_down(insn, PERFCTR_EVENT_CYCLES, p->cycles);
+    }
+    if (targets & (1u << PERFCTR_EVENT_MEMORY_STALLS)) {
+        count_down(insn, PERFCTR_EVENT_MEMORY_STALLS, p->memory_stalls);
+    }
+    if (p->window >= 0) {
+        add_inline(insn, SLOT_WINDOWS + 2 * p->window, p->cycles);
+        add_inline(insn, SLOT_WINDOWS + 2 * p->window + 1, p->insns);
+    }
+    p->cycles = p->insns = p->memory_stalls = 0;
+}
+
+/* Check the targets before insn (by_insn: reached by insn, the last) */
+static void check_targets(struct qemu_plugin_insn *insn, uint32_t targets,
+                          bool by_insn)
+{
+    if (targets & (1u << PERFCTR_EVENT_CYCLES)) {
+        events_check(insn, PERFCTR_EVENT_CYCLES, by_insn);
+    }
+    if (targets & (1u << PERFCTR_EVENT_MEMORY_STALLS)) {
+        events_check(insn, PERFCTR_EVENT_MEMORY_STALLS, by_insn);
+    }
+}
+
+void cycles_instrument(struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb), i;
+    g_autofree CyclesInsn *insns = g_new0(CyclesInsn, n);
+    g_autofree unsigned *cost = g_new0(unsigned, n);
+    g_autofree bool *first_load = g_new0(bool, n);
+    g_autofree bool *behind_load = g_new0(bool, n);
+    uint64_t miss = NO_PC, guessed = NO_PC;
+    Pending pending = { .window = -1 };
+    int64_t delta = 0;
+    CyclesInsn *last;
+    bool guarded;
+    /* A device's target on cycles: each instruction adds its own */
+    uint32_t targets = targeted_here();
+
+    if (!n) {
+        return;
+    }
+    decode(tb, insns, n);
+    core->schedule(insns, n, cost);
+    /*
+     * The single loads not pipelined behind another (they take 2 or 3),
+     * and the accesses pipelined behind a load (flash cores: --memory
+     * checks their memory blocks)
+     */
+    for (i = 0; i < n; i++) {
+        first_load[i] = insns[i].t.cls == TC_LOAD && cost[i] > 1;
+        behind_load[i] = core->flash && i &&
+                         core->pipelined(&insns[i - 1].t, &insns[i].t);
+    }
+    continue_schedule(tb, insns, n);
+    if (core->flash) {
+        memory_schedule(tb, insns, n, cost, window_of(insns[0].pc));
+    }
+
+    /* The branch that ends the block, if any */
+    last = &insns[n - 1];
+    guarded = last->t.conditional || last->in_it;
+    if (last->t.sets_pc) {
+        BranchGuess g = branch_guess(&last->c, last->pc,
+                                     last->pc + last->len, guarded);
+        unsigned taken, not_taken;
+
+        core->branch_costs(n > 1 ? last - 1 : NULL, last, cost[n - 1],
+                           guarded, g.backward, &taken, &not_taken);
+        cost[n - 1] += branch_guess_value(&g, taken, not_taken);
+        if (guarded) {
+            miss = g.other_way;
+            guessed = g.guessed;
+            delta = branch_guess_correction(&g, taken, not_taken);
+        }
+    }
+
+    qemu_plugin_register_vcpu_tb_exec_cond_cb(
+        tb, mispredicted_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_EQ,
+        cycles_slot(SLOT_MISS), qemu_plugin_tb_vaddr(tb), NULL);
+    if (core->dynamic_predictor) {
+        predictor_instrument_entry(tb);
+    }
+
+    for (i = 0; i < n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        int window = window_of(insns[i].pc);
+        bool operands = core->has_operand_cost(&insns[i].t);
+
+        if (i == 0) {
+            store(insn, SLOT_MISS, NO_PC);
+            store(insn, SLOT_FELL, NO_PC);
+            if (core->dynamic_predictor) {
+                store(insn, SLOT_HIT, NO_PC);
+            }
+        }
+        /* Reached by the one before (or by a misprediction's delta) */
+        check_targets(insn, targets, false);
+        if (window != pending.window && pending.insns) {
+            /* Before the last instruction of the window left */
+            flush(qemu_plugin_tb_get_insn(tb, i - 1), &pending, targets);
+        }
+        pending.window = window;
+        pending.cycles += cost[i];
+        pending.insns++;
+        if (cycles_accesses_memory(&insns[i].t) && cost[i] > 1) {
+            pending.memory_stalls += cost[i] - 1;
+        }
+        if (targets || cycles_accesses_memory(&insns[i].t) || operands ||
+            i == n - 1 || config_stop_point(config, insns[i + 1].pc)) {
+            /* (a stop or the start comes before the next one's adds) */
+            flush(insn, &pending, targets);
+        }
+        if (core->flash && (cycles_reads_memory(&insns[i].t) ||
+                            behind_load[i])) {
+            memory_instrument_access(insn, window, first_load[i],
+                                     behind_load[i],
+                                     i + 1 < n && behind_load[i + 1]);
+        }
+        if (operands) {
+            Operands *o = g_new(Operands, 1);
+
+            o->t = insns[i].t;
+            o->window = window;
+            qemu_plugin_register_vcpu_insn_exec_cb(
+                insn, operands_cb, QEMU_PLUGIN_CB_R_REGS, o);
+        }
+        if (i == n - 1 && miss != NO_PC) {
+            store(insn, SLOT_MISS, miss);
+            store(insn, SLOT_DELTA, (uint32_t)(int32_t)delta |
+                  (uint64_t)(uint32_t)window_of(last->pc) << 32);
+            if (core->dynamic_predictor) {
+                predictor_instrument_branch(insn, guessed);
+            }
+        }
+        if (i == n - 1) {
+            check_targets(insn, targets, true);
+        }
+        if (i == n - 1 && !last->t.sets_pc) {
+            store(insn, SLOT_FELL, last->pc + last->len);
+        }
+    }
+}
+
+/* What a slot counted since the start (all vCPUs) */
+static uint64_t since_start(unsigned index)
+{
+    uint64_t sum = qemu_plugin_u64_sum(cycles_slot(index));
+
+    return start_sums ? sum - start_sums[index] : sum;
+}
+
+void cycles_restart(void)
+{
+    unsigned n = SLOT_WINDOWS + 2 * config->n_windows;  /* not predictor's */
+    unsigned i;
+
+    /* The counts go on (a device may read them): remember where */
+    g_free(start_sums);
+    start_sums = g_new(uint64_t, n);
+    for (i = 0; i < n; i++) {
+        start_sums[i] = qemu_plugin_u64_sum(cycles_slot(i));
+    }
+}
+
+void cycles_write(FILE *out)
+{
+    unsigned i;
+
+    fprintf(out, "cycles-model %s\n", core->name);
+    fprintf(out, "cycles-memory %s\n", memory_part()->name);
+    fprintf(out, "cycles-wait-states %u\n", memory_part()->wait_states);
+    fprintf(out, "cycles %" PRIu64 "\n", since_start(SLOT_CYCLES));
+    fprintf(out, "cycles-instructions %" PRIu64 "\n",
+            since_start(SLOT_INSNS));
+    for (i = 0; i < config->n_windows; i++) {
+        const AddressRange *w = &config->windows[i];
+
+        fprintf(out, "window 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64
+                " %" PRIu64 "\n", w->start, w->end,
+                since_start(SLOT_WINDOWS + 2 * i),
+                since_start(SLOT_WINDOWS + 2 * i + 1));
+    }
+}

@@ -1,0 +1,281 @@
+/*
+ * perfctr plugin: the Cortex-M3 and Cortex-M4 timing models, from the
+ * TRMs' tables (3-1): loads and stores 2 cycles, a load or store
+ * pipelined after a load 1, an immediate-offset store 1 unless a load
+ * follows, the address-dependency stall, LDM/STM/PUSH/POP 1+N, IT
+ * folded after a 16-bit instruction, taken branches 1+P with P 1 (2 to
+ * a 32-bit instruction on an odd halfword) plus the flash wait states;
+ * M3 long multiplies (short only when both operands are below 65536)
+ * and both cores' divisions by operand values; the M4's FPU (table 7-1);
+ * and two measured rules: no pipelining across memory blocks, and a
+ * cycle for an unaligned 32-bit run after a multi-cycle instruction.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <qemu-plugin.h>
+
+#include "cycles/memory.h"
+#include "cycles/model.h"
+
+#define LITERAL (1u << 15)      /* the address registers of a literal: pc */
+
+/* Whether cur's address phase overlaps prev's data phase */
+static bool pipelined(const InsnTiming *prev, const InsnTiming *cur, bool m4)
+{
+    if (!prev || prev->cls != TC_LOAD || prev->sets_pc ||
+        (cur->cls != TC_LOAD && cur->cls != TC_STORE) ||
+        (prev->writes & cur->address)) {
+        return false;
+    }
+    /*
+     * Measured (jnk0le): only accesses to one memory block pipeline; a
+     * literal is in the code's memory, other data (taken to be) not
+     */
+    if ((prev->address == LITERAL) != (cur->address == LITERAL)) {
+        return false;
+    }
+    /* M3: only the first load of a chain may be pre- or post-indexed */
+    return !(!m4 && cur->cls == TC_LOAD && cur->writeback);
+}
+
+static bool m3_pipelined(const InsnTiming *prev, const InsnTiming *cur)
+{
+    return pipelined(prev, cur, false);
+}
+
+static bool m4_pipelined(const InsnTiming *prev, const InsnTiming *cur)
+{
+    return pipelined(prev, cur, true);
+}
+
+static unsigned m3_cost(const InsnTiming *prev, const InsnTiming *cur,
+                        const InsnTiming *next, bool m4)
+{
+    /*
+     * An address computed or loaded by the previous instruction is a
+     * cycle late (a base register's write-back is not: it is early)
+     */
+    uint32_t late = !prev ? 0 : cycles_data_processing(prev) ? prev->writes :
+                    cycles_reads_memory(prev) ? prev->writes & ~(
+                        prev->writeback || prev->nregs ? prev->address : 0) :
+                    0;
+    unsigned stall = late & cur->address ? 1 : 0;
+    unsigned cost;
+
+    if (m4 && cur->fp_cycles) {
+        return cur->fp_cycles;          /* FP data processing, moves */
+    }
+    switch (cur->cls) {
+    case TC_MAC:
+        return m4 ? 1 : 2;
+    case TC_MULL:
+        return m4 ? 1 : 3;              /* M3: + early termination */
+    case TC_MLAL:
+        return m4 ? 1 : 4;
+    case TC_DIV:
+        return 2;                       /* + by operands */
+    case TC_LOAD:
+        return pipelined(prev, cur, m4) ? 1 : 2 + stall;
+    case TC_STORE:
+        if (pipelined(prev, cur, m4)) {
+            /*
+             * Measured (jnk0le; silicon Keccak): an immediate-offset
+             * store takes the slot of the load's data phase, for free
+             * (not on the M3 when pre- or post-indexed)
+             */
+            cost = cur->reg_offset || (!m4 && cur->writeback) ? 1 : 0;
+        } else {
+            cost = (cur->reg_offset ? 2 : 1) + stall;
+        }
+        /* The store's data phase holds up a load that follows */
+        if (cost <= 1 && next && cycles_reads_memory(next)) {
+            cost++;
+        }
+        return cost;
+    case TC_LOAD_DOUBLE:
+    case TC_STORE_DOUBLE:
+    case TC_LOAD_MULTIPLE:
+    case TC_STORE_MULTIPLE:
+        return 1 + cur->nregs + stall;
+    case TC_TABLE_BRANCH:
+        return 2 + stall;
+    case TC_IT:
+        return prev && !prev->wide ? 0 : 1;     /* folded */
+    case TC_BARRIER:
+        return 1;
+    default:                            /* ALU, MUL, branches, system */
+        return 1;
+    }
+}
+
+/*
+ * The M4's FPU, before cur issues at cycle now of the block: an
+ * arithmetic result is a cycle late to the next instruction (not as a
+ * MAC's addend, which is read late), and VDIV and VSQRT keep the FPU
+ * busy while integer instructions go on
+ */
+static unsigned fpu_stall(const InsnTiming *prev, const InsnTiming *cur,
+                          unsigned now, unsigned *fpu_free)
+{
+    unsigned stall = 0;
+
+    if (!cur->fp) {
+        return 0;
+    }
+    if (prev && prev->fp_late &&
+        (prev->fp_writes & cur->fp_reads & ~cur->fp_addend)) {
+        stall = 1;
+    }
+    if (*fpu_free > now) {
+        stall += *fpu_free - now;       /* then, if it is its result, late */
+    }
+    if (cur->fp_busy) {
+        *fpu_free = now + stall + cur->fp_busy;
+    }
+    return stall;
+}
+
+/*
+ * Measured: three or more 32-bit instructions on odd halfwords right
+ * after a multi-cycle instruction cost a cycle more, of stores only from
+ * four on (eprint 2025/523; the Cortex-M4 optimization compendium)
+ */
+static void unaligned_runs(const CyclesInsn *insns, size_t n,
+                           unsigned *cost)
+{
+    size_t i = 1, start;
+
+    while (i < n) {
+        bool stores = true;
+
+        for (start = i; i < n && insns[i].t.wide && (insns[i].pc & 2);
+             i++) {
+            stores &= insns[i].t.cls == TC_STORE;
+        }
+        if (i - start >= (stores ? 4 : 3) && cost[start - 1] >= 2) {
+            cost[start + 2]++;
+        }
+        if (i == start) {
+            i++;
+        }
+    }
+}
+
+static void schedule(const CyclesInsn *insns, size_t n, unsigned *cost,
+                     bool m4)
+{
+    unsigned now = 0, fpu_free = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        const InsnTiming *prev = i ? &insns[i - 1].t : NULL;
+
+        cost[i] = m3_cost(prev, &insns[i].t,
+                          i + 1 < n ? &insns[i + 1].t : NULL, m4);
+        if (m4) {
+            cost[i] += fpu_stall(prev, &insns[i].t, now, &fpu_free);
+        }
+        now += cost[i];
+    }
+    /* A division still running at the block's end: its result is wanted */
+    if (n && fpu_free > now) {
+        cost[n - 1] += fpu_free - now;
+    }
+    unaligned_runs(insns, n, cost);
+}
+
+static void m3_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
+{
+    schedule(insns, n, cost, false);
+}
+
+static void m4_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
+{
+    schedule(insns, n, cost, true);
+}
+
+/* The refill: 1, or 2 to a 32-bit instruction on an odd halfword */
+static unsigned refill(uint64_t target, bool known)
+{
+    unsigned p = 1 + memory_refill_wait_states();
+    g_autoptr(GByteArray) bytes = g_byte_array_new();
+
+    if (known && (target & 2) &&
+        qemu_plugin_read_memory_vaddr(target, bytes, 2)) {
+        uint16_t hw = bytes->data[0] | bytes->data[1] << 8;
+
+        if (hw >= 0xe800) {             /* the first half of a 32-bit one */
+            p++;
+        }
+    }
+    return p;
+}
+
+static void branch_costs(const CyclesInsn *prev, const CyclesInsn *last,
+                         unsigned scheduled, bool conditional, bool backward,
+                         unsigned *taken, unsigned *fall)
+{
+    *taken = refill(last->c.target, last->c.direct);
+    *fall = 0;
+}
+
+static bool m3_operand_cost(const InsnTiming *t)
+{
+    return t->cls == TC_DIV || t->cls == TC_MULL || t->cls == TC_MLAL;
+}
+
+static bool m4_operand_cost(const InsnTiming *t)
+{
+    return t->cls == TC_DIV;
+}
+
+/* Significant bits of v as an operand (a signed one without its sign run) */
+static unsigned significant(uint32_t v, bool is_signed)
+{
+    if (is_signed && (int32_t)v < 0) {
+        v = ~v;
+    }
+    return v ? 32 - __builtin_clz(v) + is_signed : 0;
+}
+
+static unsigned operand_cycles(const InsnTiming *t, uint32_t a, uint32_t b)
+{
+    switch (t->cls) {
+    case TC_DIV:
+        return cycles_armv7m_divide(t, a, b);
+    case TC_MULL:
+    case TC_MLAL:
+        /*
+         * M3 early termination: the short count only when both operands
+         * are below 65536 (16 bits, and a sign for the signed forms)
+         */
+        if (significant(a, t->is_signed) <= 16 + t->is_signed &&
+            significant(b, t->is_signed) <= 16 + t->is_signed) {
+            return 0;
+        }
+        return t->cls == TC_MULL ? 2 : 3;
+    default:
+        return 0;
+    }
+}
+
+const CyclesCore cycles_m3 = {
+    .name = "m3",
+    .schedule = m3_schedule,
+    .branch_costs = branch_costs,
+    .flash = true,
+    .pipelined = m3_pipelined,
+    .has_operand_cost = m3_operand_cost,
+    .operand_cycles = operand_cycles,
+};
+
+const CyclesCore cycles_m4 = {
+    .name = "m4",
+    .schedule = m4_schedule,
+    .branch_costs = branch_costs,
+    .flash = true,
+    .pipelined = m4_pipelined,
+    .has_operand_cost = m4_operand_cost,
+    .operand_cycles = operand_cycles,
+};

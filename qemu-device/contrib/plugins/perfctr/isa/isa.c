@@ -1,0 +1,113 @@
+/*
+ * perfctr plugin: what each guest instruction does
+ *
+ * The one place that knows each architecture's calls, returns, branches,
+ * traps, memory accesses and timing classes, decoded from the
+ * instruction's bytes at translation time: thumb.c, a32.c, a64.c and
+ * riscv.c, one instruction set each.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "isa/internal.h"
+
+bool isa_classify(Isa isa, const uint8_t *bytes, size_t len, uint64_t pc,
+                  InsnClass *out)
+{
+    set(out, INSN_OTHER);
+    set_memory(out, false, false);
+    switch (isa) {
+    case ISA_THUMB:
+        return isa_thumb_classify(bytes, len, pc, out);
+    case ISA_A32:
+        return isa_a32_classify(bytes, len, pc, out);
+    case ISA_RISCV:
+        return isa_riscv_classify(bytes, len, pc, out);
+    case ISA_A64:
+        return isa_a64_classify(bytes, len, pc, out);
+    }
+    return false;
+}
+
+bool isa_timing(Isa isa, const uint8_t *bytes, size_t len, InsnTiming *out)
+{
+    *out = (InsnTiming) { .cls = TC_ALU, .op_a = -1, .op_b = -1 };
+    switch (isa) {
+    case ISA_THUMB:
+        return isa_thumb_timing(bytes, len, out);
+    case ISA_A32:
+        return isa_a32_timing(bytes, len, out);
+    case ISA_RISCV:
+        return isa_riscv_timing(bytes, len, out);
+    case ISA_A64:
+        return isa_a64_timing(bytes, len, out);
+    }
+    return false;
+}
+
+uint32_t isa_sp_mask(Isa isa)
+{
+    switch (isa) {
+    case ISA_RISCV:
+        return REG(2);
+    case ISA_A64:
+        return REG(31);
+    default:
+        return REG(ARM_SP);
+    }
+}
+
+bool isa_links_next(Isa isa, const uint8_t *bytes, size_t len)
+{
+    return isa == ISA_A32 && len == 4 &&
+           (le32(bytes) & 0x0fffffff) == 0x01a0e00f;    /* MOV lr, pc */
+}
+
+unsigned isa_it_count(Isa isa, const uint8_t *bytes, size_t len)
+{
+    uint16_t hw = isa == ISA_THUMB && len == 2 ? le16(bytes) : 0;
+    unsigned mask = hw & 0xf;
+
+    if ((hw & 0xff00) != 0xbf00 || !mask) {
+        return 0;                                   /* NOP, WFI... */
+    }
+    return 4 - __builtin_ctz(mask);
+}
+
+bool isa_predicates(Isa isa)
+{
+    return isa == ISA_A32 || isa == ISA_THUMB;
+}
+
+bool isa_may_not_execute(Isa isa, const uint8_t *bytes, size_t len,
+                         IsaPredication *it)
+{
+    unsigned index = it->index++;
+    unsigned covered;
+
+    switch (isa) {
+    case ISA_A32:
+        return len == 4 && bytes[3] >> 4 < 0xe;     /* cond below AL */
+    case ISA_THUMB:
+        covered = isa_it_count(isa, bytes, len);
+        if (covered) {
+            it->it_left = covered;
+            it->it_seen = true;
+            return false;
+        }
+        if (it->it_left) {
+            it->it_left--;
+            return true;
+        }
+        return !it->it_seen && index < 4;
+    default:
+        return false;
+    }
+}
+
+void isa_linked(InsnClass *branch)
+{
+    if (branch->kind == INSN_BRANCH && !branch->direct) {
+        branch->kind = INSN_CALL;
+    }
+}

@@ -1,0 +1,44 @@
+/*
+ * perfctr plugin: execution contexts (tasks and exception handlers)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef PERFCTR_CONTEXTS_H
+#define PERFCTR_CONTEXTS_H
+
+#include <stdio.h>
+#include <qemu-plugin.h>
+
+#include "config.h"
+#include "profile/calltree.h"
+
+/*
+ * What the contexts need of the profile and of the timing model,
+ * wired by perfctr.c; called with the profile's lock held
+ */
+typedef struct ContextsOps {
+    /* The instructions the vCPU has executed (begun, in a callback) */
+    uint64_t (*executed)(unsigned vcpu_index);
+    /* Run stack from now on, charging what ran to the one that ran it */
+    void (*run_stack)(unsigned vcpu_index, CallStack *stack);
+    /* The vCPU's estimated cycles so far; NULL without a timing model */
+    uint64_t (*cycles)(unsigned vcpu_index);
+} ContextsOps;
+
+void contexts_init(const PerfctrConfig *config, const ContextsOps *ops);
+void contexts_vcpu_init(unsigned index);
+
+/* Called by profile.c, its lock held */
+void contexts_restart(void);
+void contexts_write(FILE *out);
+void contexts_entered(unsigned index, uint64_t number, uint64_t sp);
+void contexts_returned_m(unsigned index, uint64_t number, uint64_t pc,
+                         uint64_t sp);
+void contexts_returned_to(unsigned index, uint64_t pc, uint64_t sp);
+void contexts_returned(unsigned index, uint64_t pc);
+void contexts_unmatched_return(unsigned index, uint64_t pc);
+/* The stack pointer was written: moved along its stack, or switched */
+void contexts_sp_written(unsigned index, bool switched);
+
+#endif

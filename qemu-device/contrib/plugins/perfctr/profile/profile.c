@@ -1,0 +1,749 @@
+/*
+ * perfctr plugin: where the time goes (PC histogram, call stacks, arcs)
+ *
+ * Each block entered adds its instruction count to its vCPU's ticks,
+ * inline in the translated code (as QEMU's icount does), and QEMU's
+ * hook reports a block left before its end (a fault, an I/O access, a
+ * target reached): the instructions that did not begin are taken back.
+ * In exact mode each instruction also counts its own executions.  In
+ * sampling mode, a block whose entry takes the ticks to the next
+ * sample (a conditional callback) takes the sample at the instruction
+ * where they reach it, tentatively: if the block is left before that
+ * instruction begins, the sample is undone.  So samples fall on exact
+ * instruction boundaries and do not depend on the host, at the cost
+ * of one inline add and one comparison per block.  Neither changes
+ * what the guest sees: -icount is not touched.
+ *
+ * Sample k is taken at instruction k * period + U_k, with U_k drawn
+ * evenly from [0, period) by a fixed pseudo-random sequence (jittered
+ * systematic sampling): one sample per period, as many as with a fixed
+ * period, every run draws the same ones, and they cannot lock onto a
+ * periodic interrupt whose period is a multiple of the sampling period
+ * (which would sample its handler always or never).
+ *
+ * Call stacks follow the flow of control between blocks: at the entry
+ * of a block, the last instruction executed before it (a call, a
+ * return, a branch) says what happened.  In sampling mode only a block
+ * that ends in such an instruction is followed: its last instruction
+ * stores the block inline, and the next block's entry calls back when
+ * one is stored.  In exact mode every block entry calls back, to
+ * charge the block that ran.  The stack is a tree of call
+ * sites (calltree.c); the instructions run since the previous block entry are
+ * charged to the node that was current, and each call adds to the arc
+ * (call site, callee).  Each execution context (a task, an exception
+ * handler: contexts.c) has a call stack of its own, rooted at a node
+ * of its own; exceptions and their returns switch between them.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <glib.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "profile/calltree.h"
+#include "profile/contexts.h"
+#include "profile/pairs.h"
+#include "profile/profile.h"
+
+/* What an instruction does to the stack pointer */
+typedef enum SpWrite {
+    SP_KEPT,            /* nothing, or raises it on its stack (a pop) */
+    SP_MOVED,           /* moves it along its stack: a push, sub sp */
+    SP_SWITCHED,        /* another stack: mov sp, ldr sp, a mode change */
+} SpWrite;
+
+#define CHARGE_CACHE 8
+
+/* A translated block, as the profiler needs it */
+typedef struct Block {
+    uint64_t pc;
+    size_t n;
+    uint64_t *insn_pc;
+    uint8_t *insn_len;
+    InsnClass last;                 /* of the last instruction */
+    SpWrite sp_last;                /* what its last instruction does */
+    struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */
+    /*
+     * Caches of the tables' entries this block used last: the nodes its
+     * instructions were charged to, by the node's low bits (a recursive
+     * function's blocks run at a node per depth)
+     */
+    uint64_t charged_node[CHARGE_CACHE];
+    uint64_t *charged[CHARGE_CACHE];
+    uint64_t callee;                /* its call went to */
+    uint64_t *calls;
+    uint64_t caller_node;           /* its call was made from */
+    uint64_t callee_node;
+} Block;
+
+/* Per vCPU, in the translated code */
+typedef struct InlineState {
+    uint64_t ticks;         /* instructions executed, less those consumed */
+    uint64_t followed;      /* sampling: the block just ended, if followed */
+} InlineState;
+
+/* A sample taken at a block's entry, undone if the block is left early */
+typedef struct Tentative {
+    size_t insn;            /* in the block */
+    uint64_t gap;           /* the ticks it deferred the next sample by */
+    uint64_t offset, random;    /* the sampling state before it */
+} Tentative;
+
+typedef struct Vcpu {
+    Block *block;           /* exact: the block entered last, or NULL */
+    uint64_t block_ticks;   /* ticks when it was entered */
+    CallStack *calls;       /* of the context that runs */
+    uint64_t consumed;      /* instructions taken off the ticks */
+    uint64_t start;         /* instructions before the profile started */
+    uint64_t offset;        /* U_k of the last sample */
+    uint64_t random;        /* the offsets' state (xorshift64) */
+    uint64_t not_begun;     /* of the running block, in a callback in it */
+    /* Samples taken at the entry of the block entered last */
+    Block *sampled;
+    uint64_t sampled_ticks; /* the ticks after them (while it runs) */
+    GArray *tentative;
+    InlineState *inline_state;  /* its entry in the scoreboard */
+} Vcpu;
+
+static const PerfctrConfig *config;
+/* Sampling: a sample is taken when the ticks reach 2 * period */
+static uint64_t sample_at;
+static struct qemu_plugin_scoreboard *inline_board;
+static qemu_plugin_u64 ticks, followed;
+static GMutex lock;
+static GPtrArray *vcpus;
+static GPtrArray *blocks;
+static PairTable *histogram;    /* sampling: (pc, 0) -> samples */
+static PairTable *charges;      /* (node, pc) -> instructions or samples */
+static PairTable *arcs;         /* (call site, callee) -> calls */
+static uint32_t sp_bit;         /* the stack pointer in InsnTiming.writes */
+
+static void enter(void)
+{
+    if (config->threads) {
+        g_mutex_lock(&lock);
+    }
+}
+
+static void leave(void)
+{
+    if (config->threads) {
+        g_mutex_unlock(&lock);
+    }
+}
+
+static Vcpu *vcpu_state(unsigned index)
+{
+    Vcpu *v;
+
+    while (vcpus->len <= index) {
+        v = g_new0(Vcpu, 1);
+        v->random = UINT64_C(0x9e3779b97f4a7c15) + vcpus->len;
+        v->tentative = g_array_new(false, false, sizeof(Tentative));
+        g_ptr_array_add(vcpus, v);
+    }
+    v = g_ptr_array_index(vcpus, index);
+    if (config->threads || !v->inline_state) {
+        /*
+         * It moves when QEMU grows its scoreboards for a new vCPU (from
+         * the 17th on): looked up at each callback when there are
+         * several, which costs as much as the callback's own work
+         */
+        v->inline_state = qemu_plugin_scoreboard_find(inline_board, index);
+    }
+    return v;
+}
+
+/* Instructions executed on the vCPU so far (begun, in a callback) */
+static uint64_t executed_total(Vcpu *v)
+{
+    return v->consumed + v->inline_state->ticks - v->not_begun;
+}
+
+/* The next sample's offset into its period */
+static uint64_t next_offset(Vcpu *v)
+{
+    v->random ^= v->random << 13;
+    v->random ^= v->random >> 7;
+    v->random ^= v->random << 17;
+    return v->random % config->period;
+}
+
+/* Take gap instructions off the ticks: the next sample is gap later */
+static void defer_sample(Vcpu *v, uint64_t gap)
+{
+    v->inline_state->ticks -= gap;
+    v->consumed += gap;
+}
+
+static void charge(uint64_t node, uint64_t pc, uint64_t amount)
+{
+    *pair_counter(charges, node, pc) += amount;
+}
+
+/* Charge a block's instructions to the current node, cached per block */
+static void charge_block(Block *block, uint64_t node, uint64_t amount)
+{
+    unsigned slot = node % CHARGE_CACHE;
+
+    if (!block->charged[slot] || block->charged_node[slot] != node) {
+        block->charged[slot] = pair_counter(charges, node, block->pc);
+        block->charged_node[slot] = node;
+    }
+    *block->charged[slot] += amount;
+}
+
+/* A call by the last instruction of block, to callee */
+static void call(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
+                 uint64_t callee)
+{
+    if (!block->calls || block->callee != callee) {
+        block->calls = pair_counter(arcs, site, callee);
+        block->callee = callee;
+    }
+    (*block->calls)++;
+    if (!block->callee_node || block->caller_node != v->calls->node) {
+        block->callee_node = calltree_child(v->calls->node, site);
+        block->caller_node = v->calls->node;
+    }
+    calltree_push(v->calls, block->callee_node, ret);
+}
+
+/*
+ * What happened between the last instruction the vCPU executed in
+ * block (executed instructions of it) and the entry of the block at next.
+ */
+static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
+                   uint64_t next)
+{
+    InsnClass last = { .kind = INSN_OTHER };
+    uint64_t site = block->pc, fall = block->pc;
+
+    if (executed) {
+        size_t i = MIN(executed, block->n) - 1;
+
+        site = block->insn_pc[i];
+        fall = site + block->insn_len[i];
+        if (executed >= block->n) {
+            last = block->last;
+        }
+    }
+    switch (last.kind) {
+    case INSN_CALL:
+        if (next == fall) {
+            return;                     /* a conditional call not taken */
+        }
+        if (!last.direct || next == last.target) {
+            call(v, block, site, fall, next);
+            return;
+        }
+        break;
+    case INSN_RETURN:
+        if (!calltree_pop_to(v->calls, next) && next != fall) {
+            /* To a caller we did not see: maybe another task's */
+            contexts_unmatched_return(index, next);
+        }
+        return;
+    case INSN_EXCEPTION_RETURN:
+        /* Even to the next instruction: it follows the handler's code */
+        contexts_returned(index, next);
+        return;
+    case INSN_BRANCH:
+        if (!last.direct && v->calls->depth &&
+            v->calls->stack[v->calls->depth - 1].ret == next) {
+            /* A return through another register: bx ip in mcount */
+            calltree_pop_to(v->calls, next);
+            return;
+        }
+        return;
+    case INSN_OTHER:
+    case INSN_TRAP:
+        return;
+    }
+}
+
+/*
+ * The block the vCPU leaves, with how many of its instructions ran (in
+ * exact mode charged to the current node): the block entered last in
+ * exact mode, in sampling mode the one just ended if it is followed.
+ */
+static Block *leaving(Vcpu *v, uint64_t *executed)
+{
+    Block *last;
+    uint64_t now;
+
+    if (config->period) {
+        last = (Block *)(uintptr_t)v->inline_state->followed;
+        v->inline_state->followed = 0;
+        *executed = last ? last->n : 0;     /* its last one began */
+        return last;
+    }
+    last = v->block;
+    if (last) {
+        now = executed_total(v);
+        *executed = now - v->block_ticks;
+        if (*executed) {
+            charge_block(last, v->calls->node, *executed);
+        }
+        v->block_ticks = now;
+    }
+    return last;
+}
+
+/*
+ * The vCPU left last (executed instructions of it) for next: a block's
+ * entry, or, with sp (QEMU's), the pc where an exception interrupted it
+ * with that stack pointer.  Follow where it went.
+ */
+static void leave_block(Vcpu *v, unsigned index, Block *last,
+                        uint64_t executed, uint64_t next, const uint64_t *sp)
+{
+    bool whole = executed >= last->n;
+
+    if (last->sp_last != SP_KEPT && whole && !sp) {
+        /* (an exception's sp is noted) */
+        contexts_sp_written(index, last->sp_last == SP_SWITCHED);
+    }
+    if (sp && whole && last->last.kind == INSN_EXCEPTION_RETURN) {
+        /* Interrupted as it returned: the sp is the one it left */
+        contexts_returned_to(index, next, *sp);
+    } else {
+        follow(v, index, last, executed, next);
+    }
+}
+
+/*
+ * A block's entry (udata): every one in exact mode, in sampling mode
+ * those after a block that is followed
+ */
+static void block_entered(unsigned index, void *udata)
+{
+    Block *next = udata;
+    Block *last;
+    uint64_t executed;
+    Vcpu *v;
+
+    enter();
+    v = vcpu_state(index);
+    last = leaving(v, &executed);
+    if (last) {
+        leave_block(v, index, last, executed, next->pc, NULL);
+    }
+    v->block = next;
+    v->block_ticks = executed_total(v);
+    leave();
+}
+
+/* After an instruction that writes the stack pointer (udata: how) */
+static void sp_written(unsigned index, void *udata)
+{
+    enter();
+    contexts_sp_written(index, (uintptr_t)udata == SP_SWITCHED);
+    leave();
+}
+
+/* Take a sample at pc; the gap it deferred the next one by */
+static uint64_t take_sample(Vcpu *v, uint64_t pc)
+{
+    uint64_t offset = next_offset(v);
+    uint64_t gap = config->period + offset - v->offset;
+
+    defer_sample(v, gap);
+    v->offset = offset;
+    (*pair_counter(histogram, pc, 0))++;
+    if (config->stacks) {
+        charge(v->calls->node, pc, 1);
+    }
+    return gap;
+}
+
+/* Under a QEMU without the hook: at the instruction at pc (udata) */
+static void sample(unsigned index, void *udata)
+{
+    enter();
+    take_sample(vcpu_state(index), (uintptr_t)udata);
+    leave();
+}
+
+/*
+ * At the entry of a block (udata), its instructions counted, which takes
+ * the ticks to the next sample: the instructions of it where they reach
+ * each sample are the samples, until the block is left before one.
+ */
+static void sample_block(unsigned index, void *udata)
+{
+    Block *block = udata;
+    Vcpu *v;
+
+    enter();
+    v = vcpu_state(index);
+    g_array_set_size(v->tentative, 0);
+    while (v->inline_state->ticks >= sample_at) {
+        uint64_t before = v->inline_state->ticks - block->n;
+        Tentative t = {
+            .insn = sample_at - 1 - before,
+            .offset = v->offset,
+            .random = v->random,
+        };
+
+        t.gap = take_sample(v, block->insn_pc[t.insn]);
+        g_array_append_val(v->tentative, t);
+    }
+    v->sampled = block;
+    v->sampled_ticks = v->inline_state->ticks;
+    leave();
+}
+
+/* Undo a sample taken at the entry of block */
+static void undo_sample(Vcpu *v, Block *block, const Tentative *t)
+{
+    uint64_t pc = block->insn_pc[t->insn];
+
+    (*pair_counter(histogram, pc, 0))--;
+    if (config->stacks) {
+        (*pair_counter(charges, v->calls->node, pc))--;
+    }
+    v->inline_state->ticks += t->gap;
+    v->consumed -= t->gap;
+    v->offset = t->offset;
+    v->random = t->random;
+}
+
+void profile_block_left(unsigned index, uint64_t not_begun)
+{
+    Vcpu *v;
+    GArray *tentative;
+
+    enter();
+    v = vcpu_state(index);
+    tentative = v->tentative;
+    if (tentative->len &&
+        v->inline_state->ticks == v->sampled_ticks) {
+        /* The block sampled at its entry: undo those not reached */
+        size_t began = v->sampled->n - not_begun;
+
+        while (tentative->len &&
+               g_array_index(tentative, Tentative,
+                             tentative->len - 1).insn >= began) {
+            undo_sample(v, v->sampled,
+                        &g_array_index(tentative, Tentative,
+                                       tentative->len - 1));
+            g_array_set_size(tentative, tentative->len - 1);
+        }
+    }
+    g_array_set_size(tentative, 0);
+    v->inline_state->ticks -= not_begun;
+    /* Its last instruction, which may have stored it, did not begin */
+    v->inline_state->followed = 0;
+    leave();
+}
+
+uint64_t profile_executed(unsigned index)
+{
+    return executed_total(vcpu_state(index));
+}
+
+void profile_switch(unsigned index, CallStack *to)
+{
+    Vcpu *v = vcpu_state(index);
+    uint64_t now = executed_total(v);
+
+    if (v->block && !config->period && now > v->block_ticks) {
+        charge_block(v->block, v->calls->node, now - v->block_ticks);
+    }
+    v->block = NULL;
+    v->block_ticks = now;
+    v->calls = to;
+    v->inline_state->followed = 0;      /* the old one's */
+}
+
+void profile_exception_entered(unsigned index, uint64_t number,
+                               uint64_t resume_pc, uint64_t sp)
+{
+    Block *last;
+    uint64_t executed;
+    Vcpu *v;
+
+    enter();
+    v = vcpu_state(index);
+    last = leaving(v, &executed);
+    if (last) {
+        leave_block(v, index, last, executed, resume_pc, &sp);
+    }
+    contexts_entered(index, number, sp);
+    leave();
+}
+
+void profile_exception_returned(unsigned index, uint64_t number,
+                                uint64_t pc, uint64_t sp)
+{
+    enter();
+    contexts_returned_m(index, number, pc, sp);
+    leave();
+}
+
+void profile_init(const PerfctrConfig *cfg)
+{
+    config = cfg;
+    sample_at = 2 * config->period;
+    g_mutex_init(&lock);
+    inline_board = qemu_plugin_scoreboard_new(sizeof(InlineState));
+    ticks = qemu_plugin_scoreboard_u64_in_struct(inline_board, InlineState,
+                                                 ticks);
+    followed = qemu_plugin_scoreboard_u64_in_struct(inline_board,
+                                                    InlineState, followed);
+    vcpus = g_ptr_array_new();
+    blocks = g_ptr_array_new();
+    histogram = pair_table_new();
+    charges = pair_table_new();
+    arcs = pair_table_new();
+    calltree_init();
+    sp_bit = isa_sp_mask(config->isa);
+}
+
+static bool links_next(struct qemu_plugin_insn *insn)
+{
+    uint8_t bytes[4];
+    size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+
+    return isa_links_next(config->isa, bytes, got);
+}
+
+static SpWrite sp_write(struct qemu_plugin_insn *insn)
+{
+    uint8_t bytes[4];
+    size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+    InsnTiming t;
+
+    if (!isa_timing(config->isa, bytes, got, &t) || !(t.writes & sp_bit)) {
+        return SP_KEPT;
+    }
+    if (t.cls == TC_LOAD || t.cls == TC_LOAD_MULTIPLE ||
+        t.cls == TC_LOAD_DOUBLE) {
+        /* A pop, a post-indexed load from sp, or sp loaded from memory */
+        return t.address & sp_bit ? SP_KEPT : SP_SWITCHED;
+    }
+    return t.reads & sp_bit ? SP_MOVED : SP_SWITCHED;
+}
+
+/* What follow() needs to see at the next block's entry */
+static bool is_followed(const Block *block)
+{
+    switch (block->last.kind) {
+    case INSN_CALL:
+    case INSN_RETURN:
+    case INSN_EXCEPTION_RETURN:
+        return true;
+    case INSN_BRANCH:
+        return !block->last.direct;
+    case INSN_OTHER:
+    case INSN_TRAP:
+        break;
+    }
+    return block->sp_last != SP_KEPT;
+}
+
+/* Block entry: follow, count the block, sample (registered in this order) */
+static void instrument_entry(struct qemu_plugin_tb *tb, Block *block)
+{
+    if (config->stacks && !config->period) {
+        /* Registers are read at a block's entry (all in memory then) */
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
+                                             QEMU_PLUGIN_CB_R_REGS, block);
+    } else if (config->stacks) {
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, block_entered, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
+            followed, 0, block);
+    }
+    if (!config->counts_blocks) {
+        return;                         /* counted per instruction */
+    }
+    qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+        tb, QEMU_PLUGIN_INLINE_ADD_U64, ticks, block->n);
+    if (config->period) {
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, sample_block, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
+            ticks, sample_at, block);
+    }
+}
+
+void profile_instrument(struct qemu_plugin_tb *tb)
+{
+    Block *block = g_new0(Block, 1);
+    SpWrite sp_pending = SP_KEPT;
+    struct qemu_plugin_insn *insn = NULL;
+    size_t i;
+
+    block->pc = qemu_plugin_tb_vaddr(tb);
+    block->n = qemu_plugin_tb_n_insns(tb);
+    block->insn_pc = g_new(uint64_t, block->n);
+    block->insn_len = g_new(uint8_t, block->n);
+    if (!config->period) {
+        block->counts = qemu_plugin_scoreboard_new(block->n *
+                                                   sizeof(uint64_t));
+    }
+    for (i = 0; i < block->n; i++) {
+        uint64_t pc;
+        size_t len;
+        SpWrite writes_sp;
+
+        insn = qemu_plugin_tb_get_insn(tb, i);
+        pc = qemu_plugin_insn_vaddr(insn);
+        len = qemu_plugin_insn_size(insn);
+        writes_sp = config->stacks ? sp_write(insn) : SP_KEPT;
+        if (sp_pending != SP_KEPT) {
+            /* Before this one: the stack pointer it left */
+            qemu_plugin_register_vcpu_insn_exec_cb(
+                insn, sp_written, QEMU_PLUGIN_CB_R_REGS,
+                (void *)(uintptr_t)sp_pending);
+        }
+        sp_pending = writes_sp;
+        block->insn_pc[i] = pc;
+        block->insn_len[i] = len;
+        if (!config->counts_blocks) {
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                insn, QEMU_PLUGIN_INLINE_ADD_U64, ticks, 1);
+        }
+        if (config->period && !config->counts_blocks) {
+            qemu_plugin_register_vcpu_insn_exec_cond_cb(
+                insn, sample, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
+                ticks, sample_at, (void *)(uintptr_t)pc);
+        } else if (!config->period) {
+            qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
+
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                insn, QEMU_PLUGIN_INLINE_ADD_U64, count, 1);
+        }
+        if (i == block->n - 1) {
+            uint8_t bytes[4];
+            size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+
+            isa_classify(config->isa, bytes, got, pc, &block->last);
+            if (i && links_next(qemu_plugin_tb_get_insn(tb, i - 1))) {
+                isa_linked(&block->last);
+            }
+        }
+    }
+    block->sp_last = sp_pending;
+    if (config->stacks && config->period && is_followed(block)) {
+        /* As it begins: a block left before has not done it */
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            insn, QEMU_PLUGIN_INLINE_STORE_U64, followed,
+            (uintptr_t)block);
+    }
+    instrument_entry(tb, block);
+    enter();
+    g_ptr_array_add(blocks, block);
+    leave();
+}
+
+void profile_vcpu_init(unsigned index)
+{
+    Vcpu *v;
+
+    if (!config->period) {
+        return;
+    }
+    enter();
+    v = vcpu_state(index);
+    /* The first sample at instruction U_0 + 1 (counting from 1) */
+    v->offset = next_offset(v);
+    v->inline_state->ticks = sample_at - v->offset - 1;
+    v->consumed = -v->inline_state->ticks;      /* none executed */
+    leave();
+}
+
+void profile_restart(unsigned index, uint64_t not_begun)
+{
+    guint b;
+    size_t i;
+    int vcpu;
+
+    enter();
+    vcpu_state(index)->not_begun = config->counts_blocks ? not_begun : 0;
+    pair_table_clear(histogram);
+    pair_table_clear(charges);
+    pair_table_clear(arcs);
+    for (b = 0; b < blocks->len; b++) {
+        Block *block = g_ptr_array_index(blocks, b);
+
+        /* Their cached entries went with the tables */
+        memset(block->charged, 0, sizeof(block->charged));
+        block->calls = NULL;
+        for (i = 0; block->counts && i < block->n; i++) {
+            qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
+
+            for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
+                qemu_plugin_u64_set(count, vcpu, 0);
+            }
+        }
+    }
+    for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
+        Vcpu *v = vcpu_state(vcpu);
+
+        /* The calls made so far stay on the stacks: they still return */
+        v->start = executed_total(v);
+        v->block_ticks = v->start;
+    }
+    calltree_restart();
+    if (config->stacks) {
+        contexts_restart();             /* (followed with stacks only) */
+    }
+    vcpu_state(index)->not_begun = 0;
+    leave();
+}
+
+/* Exact mode: add up every block's per-instruction counts by pc */
+static void gather_exact_histogram(void)
+{
+    guint b;
+    size_t i;
+
+    for (b = 0; b < blocks->len; b++) {
+        Block *block = g_ptr_array_index(blocks, b);
+
+        for (i = 0; i < block->n; i++) {
+            qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
+            uint64_t n = qemu_plugin_u64_sum(count);
+
+            if (n) {
+                *pair_counter(histogram, block->insn_pc[i], 0) += n;
+            }
+        }
+    }
+}
+
+void profile_write(FILE *out)
+{
+    uint64_t total = 0;
+    int vcpu;
+
+    enter();
+    for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
+        Vcpu *v = vcpu_state(vcpu);
+        uint64_t now = executed_total(v);
+
+        total += now - v->start;
+        if (v->block && !config->period && now > v->block_ticks) {
+            charge_block(v->block, v->calls->node, now - v->block_ticks);
+            v->block_ticks = now;
+        }
+    }
+    if (!config->period) {
+        gather_exact_histogram();
+    }
+    fprintf(out, "perfctr-profile 1\n");
+    fprintf(out, "mode %s\n", config->period ? "sample" : "exact");
+    fprintf(out, "period %" PRIu64 "\n", config->period ? config->period : 1);
+    fprintf(out, "instructions %" PRIu64 "\n", total);
+    fprintf(out, "depth-lost %" PRIu64 "\n", calltree_depth_lost());
+    if (config->stacks) {
+        contexts_write(out);
+    }
+    pair_table_write(histogram, out, "pc", false);
+    pair_table_write(arcs, out, "arc", true);
+    calltree_write(out);
+    pair_table_write(charges, out, "stack", true);
+    leave();
+}
