@@ -2,6 +2,8 @@
 """Run a QEMU command line (a RunConfig renders it): its output passed
 on as it comes, a guest fault told in one line, a host-time timeout."""
 
+import ctypes
+import io
 import re
 import signal
 import subprocess
@@ -20,6 +22,7 @@ TIMEOUT_EXIT = 124
 # How long a timed-out QEMU has, after SIGTERM, to run its exit
 # notifiers (the cores write their report-file) before SIGKILL
 TERM_GRACE = 5
+PR_SET_PDEATHSIG = 1     # linux/prctl.h
 
 
 @dataclass
@@ -60,15 +63,15 @@ class Relay:
 
     def read(self, stream):
         for line in stream:
-            if line.rstrip("\n") in self.noise or (
+            if line.rstrip("\r\n") in self.noise or (
                     self.stopping and _TERMINATING.search(line)):
                 continue
-            pty = _PTY.match(line.rstrip("\n"))
+            pty = _PTY.match(line.rstrip("\r\n"))
             if pty:
                 say(f"{pty[2]} is on {pty[1]}")
                 continue
             if self.first is None:
-                self.first = line.rstrip("\n")
+                self.first = line.rstrip("\r\n")
             if self.report or faults.is_header(line):
                 self.report.append(line)
             else:
@@ -109,18 +112,19 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
     if verbose:
         say("running: " + " ".join(cmd))
     try:
-        proc = subprocess.Popen(cmd, cwd=cwd,
+        proc = subprocess.Popen(cmd, cwd=cwd, preexec_fn=_end_with_parent,
                                 stdin=None if terminal else subprocess.DEVNULL,
                                 stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True,
-                                errors="replace")
+                                stderr=subprocess.PIPE)
     except OSError as err:
         raise Failure(f"cannot run {cmd[0]}: {err}") from None
     noise = {f"{Path(cmd[0]).name}: {n}" for n in board.stderr_noise}
     output = Relay(sys.stdout, image, capture, keep=keep)
     errors = Relay(sys.stderr, image, noise=noise)
-    readers = [threading.Thread(target=r.read, args=(stream,)) for r, stream
-               in [(output, proc.stdout), (errors, proc.stderr)]]
+    # Text as the guest wrote it: its "\r\n" kept, not made "\n"
+    readers = [threading.Thread(target=r.read, args=(io.TextIOWrapper(
+        stream, encoding="utf-8", errors="replace", newline=""),))
+        for r, stream in [(output, proc.stdout), (errors, proc.stderr)]]
     for reader in readers:
         reader.start()
     if started:
@@ -138,6 +142,14 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
     return Exited(code, "".join(output.captured), timed_out,
                   output.fault or errors.fault,
                   stop.reason if stopped else None, errors.first)
+
+
+def _end_with_parent():
+    """In QEMU's process before it starts: SIGTERM it (an orderly
+    shutdown) when the process that runs it dies, however it dies (a
+    test runner's SIGKILL), so that no QEMU is left running alone."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def _wait(proc, timeout, stop, errors):
