@@ -145,6 +145,25 @@ def test_a_run_directory_and_outputs_with_commas_and_spaces(ctx, board):
         r"^cycles: \d+ estimated cycles.*$", plain.stdout, re.M)
 
 
+def test_input_options_that_cannot_work_are_refused_in_one_line(ctx, board):
+    image = ctx.firmware(board, "tests/firmware/shell.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        feed = Path(tmp) / "in.txt"
+        feed.write_text("help\n")
+        for options, why in [
+                (["--input", f"9:{feed}"], f"{board.name} has UARTs 0 to "
+                 f"{board.uarts - 1}, not 9"),
+                (["--stop-at-eof"], "a stop at the end of input needs an "
+                 "input"),
+                (["--input", feed, "--no-icount"], "input in virtual time "
+                 "needs -icount"),
+                (["--input", feed, "--uart-pty", Path(tmp) / "pty"],
+                 "UART 0 is given twice")]:
+            proc = profile(image, *options)
+            refused(proc, why)
+            assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
 def test_a_compile_error_shows_the_compilers_messages_first(ctx, board):
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "broken.c"

@@ -15,8 +15,9 @@ on every run.
 Registered by its entry point (pytest11) when the package is installed,
 or with -p perfcounter.testing.plugin from a checkout (scripts/lib on
 PYTHONPATH).  Options: --firmware, --board, --cycles/--no-cycles,
---sample, --firmware-timeout, --perfcounter-results DIR, --shard K/N and
---shard-durations FILE; markers firmware(...) and budget(...).  Each
+--sample, --sample-period, --firmware-timeout, --perfcounter-results
+DIR, --shard K/N and --shard-durations FILE; markers firmware(...) and
+budget(...).  Each
 test's counts go to pytest's report as properties (so to --junitxml),
 and the session writes DIR (perfcounter.testing.results), from the
 controller under pytest-xdist.  docs/testing-your-firmware.md.
@@ -62,11 +63,13 @@ def pytest_addoption(parser):
                     "(the default where it has one)")
     group.addoption("--no-cycles", dest="cycles", action="store_false",
                     help="count instructions only")
-    group.addoption("--sample", nargs="?", type=_period,
-                    const=DEFAULT_PERIOD, metavar="PERIOD",
-                    help="profile each test (gmon.out and call stacks in "
-                    f"its results): a sample every PERIOD clocks "
-                    f"(default {DEFAULT_PERIOD}), or exact")
+    group.addoption("--sample", action="store_true", default=None,
+                    help="profile each test: gmon.out and call stacks in "
+                    "its results")
+    group.addoption("--sample-period", type=_period, default=DEFAULT_PERIOD,
+                    metavar="PERIOD",
+                    help="with --sample: a sample every PERIOD clocks "
+                    "(default: %(default)s), or exact")
     group.addoption("--firmware-timeout", type=float,
                     default=DEFAULT_TIMEOUT, metavar="SECONDS",
                     help="host seconds a test's run may take, and an "
@@ -101,6 +104,14 @@ def pytest_configure(config):
     if not hasattr(config, "workerinput"):     # the controller, or alone
         config.pluginmanager.register(Collector(config), "perfcounter-"
                                       "collector")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session, exitstatus):
+    """A shard with no test (more shards than tests) is not a failure."""
+    if session.config.getoption("shard") and \
+            exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+        session.exitstatus = pytest.ExitCode.OK
 
 
 def pytest_collection_modifyitems(config, items):
@@ -153,6 +164,8 @@ def dut(request):
                        else board_name[0])
     cycles = _option(item, "cycles")
     sample = _option(item, "sample")
+    if sample is True:
+        sample = item.config.getoption("sample_period")
     timeout = float(_option(item, "timeout"))
     target = Target(Path(image).resolve(), board)
     target.check()
@@ -226,7 +239,7 @@ def pytest_pyfunc_call(pyfuncitem):
                             f"{getattr(span, count):,} {count}, over its "
                             f"budget of {limit:,}")
     if over:
-        raise AssertionError("; ".join(over))
+        pytest.fail("; ".join(over), pytrace=False)
 
 
 def _span(session, step):
@@ -235,8 +248,8 @@ def _span(session, step):
         return Step("test", Position(), session.position)
     found = [s for s in session.steps if s.name == step]
     if not found:
-        raise AssertionError(f"budget for step {step!r}, which the test "
-                             f"did not make (dut.step({step!r}))")
+        pytest.fail(f"a budget for step {step!r}, which the test did not "
+                    f"make (dut.step({step!r}))", pytrace=False)
     return found[-1]
 
 

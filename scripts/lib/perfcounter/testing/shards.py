@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: MIT
 """A test session split into N shards, one per CI machine: a stable
 partition of the tests' node ids (the same on every machine, whatever
-order they were collected in), balanced by the host seconds each took
-when a durations file of an earlier session is given."""
+order they were collected in): in turn over the sorted ids, or
+balanced by the host seconds each took when a durations file of an
+earlier session is given."""
 
 import json
 import re
-import zlib
 from pathlib import Path
 from statistics import median
 
@@ -31,12 +31,13 @@ def load_durations(path):
 
 
 def assign(nodeids, count, durations=None):
-    """{node id: shard (0 to count - 1)}.  Without durations, by a hash
-    of the node id; with them, longest first to the least loaded shard
-    (ties to the lowest), the tests they lack counted at their median."""
+    """{node id: shard (0 to count - 1)}.  Without durations, in turn
+    over the sorted ids; with them, longest first to the least loaded
+    shard (ties to the lowest), the tests they lack counted at their
+    median."""
     ids = sorted(set(nodeids))
     if not durations:
-        return {n: zlib.crc32(n.encode()) % count for n in ids}
+        return {n: i % count for i, n in enumerate(ids)}
     known = [durations[n] for n in ids if n in durations]
     typical = median(known) if known else 1.0
     cost = {n: durations.get(n, typical) for n in ids}

@@ -1,0 +1,187 @@
+# SPDX-License-Identifier: MIT
+"""Firmware driven as its own tests drive it (tests/firmware/shell/: a
+command shell on the console UART): input in virtual time, the same run
+for the same input, a Session in lockstep, and the ways a test runner
+reaches a UART (a pipe, a file, a pty, a socket), on every board."""
+
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import tty
+from pathlib import Path
+
+import pytest
+
+from bootlib import json_schema_errors
+from perfcounter import RunConfig, Session, Target
+from perfcounter.paths import REPO
+
+PER_BOARD = True
+PROFILE = REPO / "scripts" / "profile"
+SHELL = "tests/firmware/shell.elf"
+# Each command, what the shell answers, and its counter section
+COMMANDS = [("fib 20", "fib(20) = 6765", 1),
+            ("crc 100", "crc32(100) = 0x58c932f5", 2),
+            ("sort 50", "sorted 50 words, checksum 304714379", 3),
+            ("echo hello, world", "hello, world", None)]
+INPUT = b"".join(c.encode() + b"\r\n" for c, _, _ in COMMANDS)
+
+
+def session_steps(ctx, board):
+    """Each command's Step, the answers, and the counter cores after."""
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board),
+                       cycles=bool(board.cycle_model))
+    with Session(config, ctx.qemu) as dut:
+        dut.expect("> ")
+        for command, answer, _ in COMMANDS:
+            with dut.step(command):
+                dut.send_line(command, "\r")
+                dut.expect_exact(answer + "\r\n")
+            dut.expect("> ")
+        cores = dut.counters()
+        dut.send_line("exit 9")
+        result = dut.wait()
+    return dut.steps, cores, result
+
+
+def test_a_session_drives_the_shell_and_counts_each_step_the_same_twice(
+        ctx, board):
+    first, cores, result = session_steps(ctx, board)
+    again, _, _ = session_steps(ctx, board)
+    assert [(s.name, s.instructions, s.cycles, s.ns) for s in first] == \
+        [(s.name, s.instructions, s.cycles, s.ns) for s in again]
+    assert result.exit_code == 9 and result.ended == "exit"
+    for step in first:
+        assert step.instructions > 0 and step.ns > 0
+        assert (step.cycles > 0) == bool(board.cycle_model), step
+    # each command ran in its section, once
+    sections = {s.number: s for s in cores[0].sections}
+    for _, _, number in COMMANDS:
+        if number:
+            assert sections[number].occurrences == 1
+            assert sections[number].clocks > 0
+
+
+def profile_input(ctx, board, tmp, *options):
+    """scripts/profile of the shell fed INPUT on its standard input
+    (--input -), ended at the input's end: the process and what it
+    wrote."""
+    proc = subprocess.run(
+        [str(PROFILE), ctx.firmware(board, SHELL), "--board", board.name,
+         "--input", "-", "--stop-at-eof", "--sample", "--gmon", "gmon.out",
+         "--stacks", "stacks.txt", "--json", "run.json", *options],
+        input=INPUT, cwd=tmp, capture_output=True, timeout=300)
+    files = {p.name: p.read_bytes() for p in Path(tmp).iterdir()}
+    return proc, files
+
+
+def test_the_same_piped_input_gives_the_same_run_byte_for_byte(ctx, board):
+    runs = []
+    for _ in range(2):
+        with tempfile.TemporaryDirectory() as tmp:
+            proc, files = profile_input(ctx, board, tmp)
+            assert proc.returncode == 0, proc.stderr.decode()
+            runs.append((proc.stdout, files))
+    (out, files), (out2, files2) = runs
+    assert out == out2 and files == files2
+    text = out.decode()
+    for _, answer, _ in COMMANDS:
+        assert answer in text, text
+    doc = json.loads(files["run.json"])
+    assert not json_schema_errors(doc)
+    assert doc["run"]["ended"] == "stop"
+    assert doc["run"]["stopped_by"] == "input-end"
+    assert files["stacks.txt"] and files["gmon.out"]
+
+
+def test_an_input_file_reaches_the_uart_and_the_guest_ends_the_run(
+        ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "commands, 1.txt"
+        path.write_bytes(INPUT + b"exit 3\r\n")
+        proc = subprocess.run(
+            [str(PROFILE), ctx.firmware(board, SHELL), "--board",
+             board.name, "--input", path], stdin=subprocess.DEVNULL,
+            capture_output=True, timeout=300)
+    assert proc.returncode == 3, proc.stderr.decode()
+    assert b"hello, world\r\n> exit 3\r\nbye" in proc.stdout, proc.stdout
+    assert f"uart0: {len(INPUT) + 8} bytes of input".encode() in proc.stderr
+
+
+def prompt_after_return(fd, seconds=30):
+    """Send returns until the shell prompts."""
+    end = time.monotonic() + seconds
+    data = b""
+    while not data.endswith(b"> ") and time.monotonic() < end:
+        os.write(fd, b"\r")
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            data += os.read(fd, 4096)
+    assert data.endswith(b"> "), data
+
+
+def read_until(fd, text, seconds=30):
+    data = b""
+    end = time.monotonic() + seconds
+    while text not in data and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            data += os.read(fd, 4096)
+    assert text in data, data
+    return data
+
+
+@pytest.mark.parametrize("served", ["pty", "socket"])
+def test_a_test_runner_drives_a_served_uart_and_ends_the_run_with_sigterm(
+        ctx, board, served):
+    """As a runner that opens a serial device (MicroPython's run-tests,
+    pexpect) does: it talks to the shell, then ends its emulator with
+    SIGTERM, which leaves every output written and marked."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "uart, 0"
+        proc = subprocess.Popen(
+            [str(PROFILE), ctx.firmware(board, SHELL), "--board",
+             board.name, f"--uart-{served}", path, "--sample", "--json",
+             Path(tmp) / "run.json", "--stacks", Path(tmp) / "stacks.txt"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            for _ in range(400):
+                if path.exists():
+                    break
+                time.sleep(0.05)
+            if served == "pty":
+                fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+                tty.setraw(fd)
+            else:
+                client = socket.socket(socket.AF_UNIX)
+                client.connect(str(path))
+                fd = client.fileno()
+            # What the guest sent before the runner opened the pty is
+            # lost, as with QEMU's own: a runner asks for a prompt
+            prompt_after_return(fd)
+            os.write(fd, b"fib 20\r")
+            read_until(fd, b"fib(20) = 6765\r\n> ")
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=60)
+            os.close(fd)
+        finally:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        doc = json.loads((Path(tmp) / "run.json").read_text())
+        stacks = (Path(tmp) / "stacks.txt").read_text()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert doc["run"]["ended"] == "signal" and doc["run"]["signal"] == \
+        "SIGTERM"
+    assert "run: cut short by SIGTERM" in err and stacks
+    if served == "pty":
+        assert "uart0 is on /dev/pts/" in err, err
+    else:
+        assert f"uart0 waits for a client on {path}" in err, err
