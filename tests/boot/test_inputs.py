@@ -145,6 +145,54 @@ def test_a_run_directory_and_outputs_with_commas_and_spaces(ctx, board):
         r"^cycles: \d+ estimated cycles.*$", plain.stdout, re.M)
 
 
+BIG_BSS = """
+#include <stdio.h>
+static volatile char big[40000];
+static int initialized = 7;
+int main(void)
+{
+    big[39999] = 1;
+    printf("big %d %d\\n", big[39999], initialized);
+    return 0;
+}
+"""
+
+
+def test_an_image_that_needs_more_ram_gets_the_option_that_gives_it(
+        ctx, board):
+    """The micro:bit's 16 KiB of SRAM: .data loaded in flash (its initial
+    values) and run from RAM with .bss after it, checked as a loader sees
+    them; an image linked for 64 KiB is refused with the option that
+    widens the RAM (not another board), and boots with it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, image = Path(tmp) / "big.c", Path(tmp) / "big.elf"
+        src.write_text(BIG_BSS)
+        refused(profile("--board", "microbit", src, "-o", image,
+                        "--ldflags=-Wl,--defsym=__ram_size=0x10000"),
+                "big.elf needs 0x20000010-", "outside microbit's memory",
+                "--qemu-arg=-global --qemu-arg=nrf51-soc.sram-size=0x10000")
+        proc = profile("--board", "microbit", image, "--qemu-arg=-global",
+                       "--qemu-arg=nrf51-soc.sram-size=0x10000")
+    assert proc.returncode == 0, proc.stderr
+    assert "big 1 7" in proc.stdout
+    assert "linked for" not in proc.stderr
+
+
+def test_the_boot_context_is_named_after_the_reset_handler(ctx, board):
+    """A Cortex-M core starts at its vector table's reset handler,
+    whatever the ELF's entry says (the start of .text, say, when a
+    linker script has no ENTRY())."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src, doc = Path(tmp) / "main.c", Path(tmp) / "run.json"
+        src.write_text("int helper(void) { return 1; }\n"
+                       "int main(void) { return helper() - 1; }\n")
+        proc = profile(src, "--ldflags=-Wl,-e,helper", "--sample", "--json",
+                       doc, "-o", Path(tmp) / "main.elf")
+        assert proc.returncode == 0, proc.stderr
+        contexts = json.loads(doc.read_text())["contexts"]
+    assert [c["name"] for c in contexts] == ["_start"], contexts
+
+
 def test_input_options_that_cannot_work_are_refused_in_one_line(ctx, board):
     image = ctx.firmware(board, "tests/firmware/shell.elf")
     with tempfile.TemporaryDirectory() as tmp:

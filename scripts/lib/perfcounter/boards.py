@@ -19,6 +19,41 @@ INCLUDE_DIR = REPO / "firmware" / "include"
 NS_PER_SECOND = 1_000_000_000
 
 
+@dataclass(frozen=True)
+class RamOption:
+    """How a QEMU option sizes one of a board's RAMs (at base): -m SIZE,
+    or -global PROPERTY=SIZE."""
+    base: int
+    flag: str                   # "-m" or "-global"
+    prop: str = None            # the -global's property
+
+    def size_in(self, qemu_args):
+        """The size qemu_args give the RAM, or None."""
+        size = None
+        for flag, value in zip(qemu_args, list(qemu_args)[1:]):
+            if flag != self.flag:
+                continue
+            if self.prop:
+                name, _, value = value.partition("=")
+                if name != self.prop:
+                    continue
+            size = _size(value.removeprefix("size="))
+        return size
+
+    def args(self, size):
+        value = f"{size:#x}" if self.prop else f"{size // MiB}M"
+        return [self.flag, f"{self.prop}={value}" if self.prop else value]
+
+
+def _size(text):
+    """QEMU's size: a number, hex, or with a K/M/G suffix (in bytes)."""
+    m = re.fullmatch(r"(0x[0-9a-fA-F]+|\d+)([KMGkmg]?)[bB]?", text.strip())
+    if not m:
+        return None
+    return int(m.group(1), 0) << {"": 0, "k": 10, "m": 20, "g": 30}[
+        m.group(2).lower()]
+
+
 @dataclass
 class Board:
     name: str
@@ -44,6 +79,19 @@ class Board:
     cycle_model: str = None
     # The UART the board's firmware uses as its console (its first)
     console_uart: int = 0
+    # The option that sizes its RAM, where one does
+    ram_option: RamOption = None
+    # Where a Cortex-M core finds its vector table at reset (its VTOR)
+    vector_base: int = 0
+
+    def memory_for(self, qemu_args=()):
+        """The memory, with the RAM as qemu_args size it."""
+        size = self.ram_option.size_in(qemu_args) if self.ram_option \
+            else None
+        if size is None:
+            return list(self.memory)
+        return [(base, size if base == self.ram_option.base else n)
+                for base, n in self.memory]
 
     @property
     def cortex_m(self):
@@ -183,12 +231,12 @@ VIRT_RAM_SIZE = 128 * MiB       # QEMU's default -m
 RASPI_RAM = [(0x00000000, 448 * MiB)]
 
 
-def _mps2(name, cpu, memory, model, uarts=5):
+def _mps2(name, cpu, memory, model, uarts=5, vector_base=0):
     # The board's LAN9118 is always there; nothing here gives it a peer
     # (hw/arm/mps2.c and mps2-tz.c: five CMSDK APB UARTs, six on the AN547)
     return Board(name, "arm", cpu, ["-machine", name],
                  ["warning: nic lan9118.0 has no peer"], memory, uarts=uarts,
-                 cycle_model=model)
+                 cycle_model=model, vector_base=vector_base)
 
 
 BOARDS = {b.name: b for b in [
@@ -196,8 +244,11 @@ BOARDS = {b.name: b for b in [
     _mps2("mps2-an386", "Cortex-M4", MPS2_AN385_RAM, "m4"),
     _mps2("mps2-an500", "Cortex-M7", MPS2_AN500_RAM, "m7"),
     # hw/arm/mps2-tz.c (the SSE-200's second Cortex-M33 is the AN521's)
-    _mps2("mps2-an505", "Cortex-M33", MPS2_AN505_RAM, "m33"),
-    _mps2("mps3-an547", "Cortex-M55", MPS3_AN547_RAM, "m55", uarts=6),
+    # (the SSE-200's and SSE-300's init-svtor: 0x10000000)
+    _mps2("mps2-an505", "Cortex-M33", MPS2_AN505_RAM, "m33",
+          vector_base=0x10000000),
+    _mps2("mps3-an547", "Cortex-M55", MPS3_AN547_RAM, "m55", uarts=6,
+          vector_base=0x10000000),
     # Its three PL011 UARTs (stellaris.c: a fourth on none of its parts);
     # its Ethernet controller, which nothing here gives a peer
     Board("lm3s6965evb", "arm", "Cortex-M3",
@@ -209,20 +260,24 @@ BOARDS = {b.name: b for b in [
     # ignored)
     Board("microbit", "arm", "Cortex-M0",
           ["-machine", "microbit", "-nodefaults"], [], NRF51822_MEMORY,
-          bus_faults=False, cycle_model="m0"),
+          bus_faults=False, cycle_model="m0",
+          ram_option=RamOption(0x20000000, "-global",
+                               "nrf51-soc.sram-size")),
     # No random seeds in the device tree, so that runs stay identical:
     # dtb-randomness=off on arm, a fixed -seed on riscv (which lacks it)
     Board("arm-virt", "arm", "Cortex-A15",
           ["-machine", "virt,dtb-randomness=off", "-cpu", "cortex-a15",
-           "-nodefaults"], [], [(0x40000000, VIRT_RAM_SIZE)]),
+           "-nodefaults"], [], [(0x40000000, VIRT_RAM_SIZE)],
+          ram_option=RamOption(0x40000000, "-m")),
     # AArch64 at EL1, the virt board's GICv2 (its default with this CPU)
     Board("aarch64-virt", "aarch64", "Cortex-A53",
           ["-machine", "virt,dtb-randomness=off", "-cpu", "cortex-a53",
-           "-nodefaults"], [], [(0x40000000, VIRT_RAM_SIZE)], isa="a64"),
+           "-nodefaults"], [], [(0x40000000, VIRT_RAM_SIZE)], isa="a64",
+          ram_option=RamOption(0x40000000, "-m")),
     Board("riscv32-virt", "riscv32", "rv32imac",
           ["-machine", "virt", "-bios", "none", "-seed", "1",
            "-nodefaults"], [], [(0x80000000, VIRT_RAM_SIZE)],
-          cycle_model="e31"),
+          cycle_model="e31", ram_option=RamOption(0x80000000, "-m")),
     # The FE310 (hw/riscv/sifive_e.c): code in the XIP flash, data in
     # the DTIM; its two UARTs
     Board("sifive_e", "riscv32", "E31 (rv32imac)",

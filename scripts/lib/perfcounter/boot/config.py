@@ -86,6 +86,8 @@ class RunConfig:
       with stacks).
     plugin, counters: load the plugin, attach the counter cores (both by
       default; without them, only what QEMU itself costs, for the bench).
+    cpu: QEMU's -cpu for the board's core, with its extensions (say
+      "rv32,zcd=off,zcmp=on"); the board's by default.
     serials: (Serial,...): the UARTs that receive input or are served
       to a test runner; baud: their line's speed, which sets the virtual
       time between two input bytes; stop_at_eof: end the run this many
@@ -118,6 +120,7 @@ class RunConfig:
     serials: tuple = ()
     baud: int = DEFAULT_BAUD
     stop_at_eof: int = None
+    cpu: str = None
 
     def replace(self, **changes):
         return dataclasses.replace(self, **changes)
@@ -317,7 +320,8 @@ class RunConfig:
         and semihosting on QEMU's stdout (or the console file), every
         counter core, -icount, the plugin, QMP, the extra arguments."""
         board = self.board
-        cmd = headless(qemu, board, serial=False) + self.serial_args()
+        cmd = headless(qemu, board, serial=False, cpu=self.cpu) + \
+            self.serial_args()
         cmd += ["-chardev", "stdio,id=guest-stdio", "-semihosting-config",
                 "enable=on,target=native,chardev=guest-stdio"]
         for base, sections in self.cores if self.counters else ():
@@ -337,9 +341,16 @@ class RunConfig:
             ["-kernel", str(Path(self.target.path).resolve())]
 
 
-def headless(qemu, board, serial=True):
-    """QEMU started as board, with no display or monitor, and no serial
-    port unless serial is False (the caller gives them)."""
-    return [str(qemu.binary(board.arch))] + board.qemu_args + [
+def headless(qemu, board, serial=True, cpu=None):
+    """QEMU started as board (with cpu as its -cpu, if given), with no
+    display or monitor, and no serial port unless serial is False (the
+    caller gives them)."""
+    args = list(board.qemu_args)
+    if cpu:
+        if "-cpu" in args:
+            args[args.index("-cpu") + 1] = cpu
+        else:
+            args += ["-cpu", cpu]
+    return [str(qemu.binary(board.arch))] + args + [
         "-display", "none", "-monitor", "none"] + (
             ["-serial", "none"] if serial else [])

@@ -33,6 +33,21 @@ RISCV_CAUSES = {
 }
 # Causes whose mtval is the address that faulted
 RISCV_ADDRESS_CAUSES = {0, 1, 4, 5, 6, 7, 12, 13, 15}
+RISCV_ILLEGAL = 2
+# The extensions an illegal instruction most likely belongs to, by its
+# encoding (mask, match, what): what a core without them refuses
+RISCV_EXTENSIONS = [
+    (0xE003, 0xA002, "Zcmp's cm.push/cm.pop (or D's c.fsdsp): --cpu "
+     "rv32,zcd=off,zcmp=on"),
+    (0xE003, 0x8000, "Zcb's compressed loads and stores: --cpu rv32,zcb=on"),
+    (0xFC63, 0x9C61, "Zcb's compressed arithmetic: --cpu rv32,zcb=on"),
+    (0x007F, 0x0053, "F or D (floating point): --cpu rv32,f=on,d=on"),
+    (0x007F, 0x0007, "F or D's loads (floating point)"),
+    (0x007F, 0x0027, "F or D's stores (floating point)"),
+    (0x007F, 0x0057, "V (vectors)"),
+    (0x007F, 0x002F, "A (atomics)"),
+    (0xFE00007F, 0x02000033, "M (multiply and divide)"),
+]
 
 
 def is_header(line):
@@ -68,6 +83,8 @@ def reason(lines, image=None):
         pc = regs.get("mepc")
         address = regs.get("mtval") if cause in RISCV_ADDRESS_CAUSES \
             else None
+        if cause == RISCV_ILLEGAL:
+            kind += _riscv_instruction(regs.get("mtval"), pc, image)
     else:
         kind = m.group(2) or "unknown"
         pc = regs.get("pc")
@@ -77,6 +94,25 @@ def reason(lines, image=None):
         text += f" at pc {pc:#010x}{_in(image, pc)}"
     if address is not None:
         text += f", address {address:#010x}"
+    return text
+
+
+def _riscv_instruction(tval, pc, image):
+    """ 0xWORD (the extension it belongs to) of an illegal instruction:
+    mtval, where QEMU puts it, or the image's bytes at pc."""
+    word = tval
+    if not word and image and pc is not None:
+        data = image.read(pc, 4) or image.read(pc, 2)
+        word = int.from_bytes(data, "little") if data else None
+    if not word:
+        return ""
+    if word & 3 != 3:
+        word &= 0xFFFF      # compressed: 16 bits
+    text = f" {word:#06x}" if word <= 0xFFFF else f" {word:#010x}"
+    for mask, match, what in RISCV_EXTENSIONS:
+        # (a compressed pattern for a compressed word, and the other way)
+        if word & mask == match and (match & 3 == 3) == (word & 3 == 3):
+            return text + f" ({what})"
     return text
 
 

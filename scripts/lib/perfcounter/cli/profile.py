@@ -151,6 +151,11 @@ def parse_args(argv):
                      help="attach one more counter core at BASE (with 7 "
                      "sections unless SECTIONS); QEMU says where the board "
                      "has room if BASE is not free (repeatable)")
+    run.add_argument("--cpu", metavar="CPU[,PROP=VALUE...]",
+                     help="the core QEMU models, with its extensions, as "
+                     "QEMU's -cpu takes it: rv32,zcd=off,zcmp=on for RISC-V "
+                     "code using Zcmp (docs/boards.md); default: the "
+                     "board's")
     run.add_argument("--no-icount", action="store_true",
                      help="run without -icount: faster for long programs, "
                      "but counts then follow host time and change run to "
@@ -514,7 +519,7 @@ def run_config(args, target, workdir):
         # where the -pg program's gmon.out lands
         guest_cwd=Path(workdir) if args.gprof else None,
         serials=serials(args, target.board, workdir), baud=args.baud,
-        stop_at_eof=args.stop_at_eof)
+        stop_at_eof=args.stop_at_eof, cpu=args.cpu)
 
 
 def output_options(args, target):
@@ -573,7 +578,7 @@ def main():
     with tempfile.TemporaryDirectory(dir=runs) as workdir:
         target = choose_target(args, board, Path(workdir))
         if not args.no_image_check:
-            target.check()
+            target.check(args.qemu_arg)
         config = run_config(args, target, workdir)
         config.validate()
         announce(config)

@@ -7,7 +7,8 @@ A handler is named by the function its exception entered ("[irq]
 SysTick_Handler"), with the exception's name when one function handles
 several (a RISC-V trap vector). A task is named by its RTOS (tasks=,
 see rtos.py), or else by the function it was running when first seen;
-the context the board boots in by the image's entry point.
+the context the board boots in by where the core starts (a Cortex-M's
+reset handler, from its vector table; elsewhere the ELF's entry).
 """
 
 import json
@@ -100,7 +101,7 @@ def labels(profile, target):
         elif c.name:
             out[c.id] = c.name
         else:
-            out[c.id] = image.function_name(c.first_pc or image.entry)
+            out[c.id] = image.function_name(c.first_pc or target.boot_pc)
     seen = {}
     for cid, label in out.items():
         seen.setdefault(label, []).append(cid)

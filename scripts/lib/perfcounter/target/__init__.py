@@ -62,11 +62,12 @@ class Target:
         except Failure:
             return None
 
-    def check(self):
+    def check(self, qemu_args=()):
         """Raise Failure saying what is wrong if the board cannot boot
-        the image (not an ELF, another architecture, outside its
-        memory)."""
-        bootable.check(self.board, self.path, self.elf)
+        the image (not an ELF, another architecture, outside the memory
+        the board has, with qemu_args)."""
+        bootable.check(self.board, self.path, self.elf, qemu_args,
+                       self.vector_table)
 
     @property
     def exits_by_itself(self):
@@ -74,6 +75,28 @@ class Target:
         (None if the image cannot be read)."""
         image = self.readable
         return bootable.calls_semihosting(image) if image else None
+
+    @cached_property
+    def vector_table(self):
+        """A Cortex-M image's (initial stack pointer, reset handler), from
+        the vector table the core reads at reset; None on other cores, or
+        when the image loads nothing there."""
+        image = self.readable
+        if not image or not self.board.cortex_m:
+            return None
+        words = image.read(self.board.vector_base, 8)
+        if words is None:
+            return None
+        return (int.from_bytes(words[:4], "little"),
+                int.from_bytes(words[4:], "little") & ~1)
+
+    @property
+    def boot_pc(self):
+        """Where the core starts: a Cortex-M's reset handler, else the
+        ELF's entry point."""
+        table = self.vector_table
+        return table[1] if table else (self.readable.entry
+                                       if self.readable else 0)
 
     @cached_property
     def functions(self):

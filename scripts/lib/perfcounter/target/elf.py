@@ -28,10 +28,15 @@ class NotElf(Exception):
 
 @dataclass
 class Segment:
-    addr: int           # physical (load) address
-    size: int           # bytes in memory
+    addr: int           # physical (load) address, where data is loaded
+    size: int           # bytes in memory, from vaddr
     executable: bool
     data: bytes         # the bytes in the file
+    vaddr: int = None   # where it is in memory (.data: RAM, loaded in ROM)
+
+    def __post_init__(self):
+        if self.vaddr is None:
+            self.vaddr = self.addr
 
 
 @dataclass
@@ -108,7 +113,8 @@ def read(path):
                          f"first")
         image = Image(path, machine, [
             Segment(s["p_paddr"], s["p_memsz"],
-                    bool(s["p_flags"] & P_FLAGS.PF_X), s.data())
+                    bool(s["p_flags"] & P_FLAGS.PF_X), s.data(),
+                    s["p_vaddr"])
             for s in elf.iter_segments()
             if s["p_type"] == "PT_LOAD" and s["p_memsz"]],
             entry=header.e_entry & ~1)

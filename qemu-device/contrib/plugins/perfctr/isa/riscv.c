@@ -3,12 +3,45 @@
  * control, memory accesses and timing classes
  *
  * Reference: the RISC-V unprivileged ISA (JAL/JALR link-register hints,
- * RVC) and the privileged one (MRET, SRET).
+ * RVC, Zcmp) and the privileged one (MRET, SRET).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
 #include "isa/internal.h"
+
+/*
+ * Zcmp's push and pop (the code-size reduction extension, in the
+ * encoding C.FSDSP has on cores with D; ours have none): quadrant 2,
+ * funct3 5, bits 12:8 saying which.  cm.popret and cm.popretz return.
+ */
+#define ZCMP_PUSH 0x18
+#define ZCMP_POP 0x1a
+#define ZCMP_POPRETZ 0x1c
+#define ZCMP_POPRET 0x1e
+
+static unsigned zcmp_op(uint16_t hw)
+{
+    return (hw & 3) == 2 && hw >> 13 == 5 ? (hw >> 8) & 0x1f : 0;
+}
+
+static bool zcmp_returns(uint16_t hw)
+{
+    return zcmp_op(hw) == ZCMP_POPRET || zcmp_op(hw) == ZCMP_POPRETZ;
+}
+
+/* A push's or pop's registers: ra, then s0 to s11 (x8, x9, x18-x27) */
+static uint32_t zcmp_regs(uint16_t hw)
+{
+    unsigned rlist = (hw >> 4) & 0xf;
+    unsigned saved = rlist == 15 ? 12 : rlist - 4, i;
+    uint32_t regs = REG(1);
+
+    for (i = 0; rlist >= 4 && i < saved; i++) {
+        regs |= REG(i < 2 ? 8 + i : 16 + i);
+    }
+    return regs;
+}
 
 static bool rv_link(unsigned reg)
 {
@@ -99,7 +132,7 @@ static void rvc(uint16_t hw, uint64_t pc, InsnClass *out)
         set(out, INSN_TRAP);
         return;
     }
-    set(out, INSN_OTHER);
+    set(out, zcmp_returns(hw) ? INSN_RETURN : INSN_OTHER);
 }
 
 static void rv32_memory(uint32_t w, InsnClass *out)
@@ -133,6 +166,16 @@ static void rvc_memory(uint16_t hw, InsnClass *out)
     unsigned funct3 = hw >> 13;
 
     if ((hw & 3) != 0 && (hw & 3) != 2) {
+        return;
+    }
+    switch (zcmp_op(hw)) {
+    case ZCMP_PUSH:
+        set_memory(out, false, true);
+        return;
+    case ZCMP_POP:
+    case ZCMP_POPRETZ:
+    case ZCMP_POPRET:
+        set_memory(out, true, false);
         return;
     }
     if (funct3 >= 1 && funct3 <= 3) {              /* C.LW, C.LWSP... */
@@ -251,11 +294,16 @@ static void rvc_timing(uint16_t hw, InsnTiming *t)
             alu(t, REG(rd), REG(rs2) | (hw & 0x1000 ? REG(rd) : 0));
         }
         break;
+    case 2 << 3 | 5:                                /* Zcmp */
+        if (zcmp_op(hw) >= ZCMP_PUSH) {
+            multiple(t, zcmp_op(hw) != ZCMP_PUSH, 2, zcmp_regs(hw), true);
+        }
+        break;
     case 2 << 3 | 6:                                /* C.SWSP */
         access(t, false, 4, rs2, REG(2));
         break;
     }
-    t->sets_pc = t->cls == TC_BRANCH;
+    t->sets_pc = t->cls == TC_BRANCH || zcmp_returns(hw);
     t->writes &= ~1u;
 }
 
