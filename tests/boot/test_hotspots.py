@@ -192,3 +192,33 @@ def test_a_profile_without_call_stacks_is_written_too(ctx, board):
     assert abs(samples - profile.instructions / 1000) <= 1
     assert profile.instructions == profiled(ctx, board, 1000)["instructions"]
     assert not profile.stacks and not profile.contexts
+
+
+def test_armv6m_branches_with_link_that_are_no_calls(ctx):
+    """Armv6-M's only far branch is BL: GCC crosses a long function's
+    body with it; its switch goes through __gnu_thumb1_case_uqi, which
+    returns into the case, past its return address
+    (tests/programs/armv6m_branches.c on the micro:bit's Cortex-M0).
+    The exact stacks hold big() once, below main: a BL taken for a call,
+    or a return not taken for one, would nest another frame in it."""
+    source = REPO / "tests" / "programs" / "armv6m_branches.c"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(REPO / "scripts" / "profile"), "--board", "microbit",
+             str(source), "-o", "branches.elf", "--sample=exact",
+             "--stacks", "stacks.txt"], cwd=tmp, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        code = subprocess.run(
+            ["arm-none-eabi-objdump", "-d", "branches.elf"], cwd=tmp,
+            capture_output=True, text=True, check=True).stdout
+        stacks = (Path(tmp) / "stacks.txt").read_text()
+    # the program does what it is for: BL from big into big, a switch
+    # through the helper
+    assert re.search(r"\sbl\s+[0-9a-f]+ <big\+0x[0-9a-f]+>", code), code
+    assert re.search(r"\sbl\s+[0-9a-f]+ <__gnu_thumb1_case_", code), code
+    frames = [line.rsplit(" ", 1)[0] for line in stacks.splitlines()
+              if ";big" in line]
+    assert "_start;main;big" in frames, frames
+    assert "_start;main;big;__gnu_thumb1_case_uqi" in frames, frames
+    assert not [f for f in frames if f.count(";") > 3], frames

@@ -15,7 +15,6 @@
 #include "isa/isa.h"
 #include "perfctr-stop.h"
 
-#define CONFIG_MAX_WINDOWS 256
 #define CONFIG_MAX_TASK_NAME 64     /* bytes of a task's name, with its end */
 
 typedef enum CyclesModel {
@@ -37,6 +36,29 @@ typedef struct FlashPart FlashPart;
 typedef struct AddressRange {
     uint64_t start, end;
 } AddressRange;
+
+/*
+ * The range of ranges (n, in order and apart) that holds addr; n if
+ * none does
+ */
+static inline unsigned address_range_find(const AddressRange *ranges,
+                                          unsigned n, uint64_t addr)
+{
+    unsigned lo = 0, hi = n;
+
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+
+        if (addr < ranges[mid].start) {
+            hi = mid;
+        } else if (addr >= ranges[mid].end) {
+            lo = mid + 1;
+        } else {
+            return mid;
+        }
+    }
+    return n;
+}
 
 /* stop=instructions:N, cycles:N or time:NS, which QEMU stops at */
 typedef struct StopAfter {
@@ -71,8 +93,11 @@ typedef struct PerfctrConfig {
     bool stacks;                /* stacks=: follow calls and returns */
     bool events;                /* events=: count what the devices want */
     CyclesModel cycles_model;   /* cycles= */
-    AddressRange windows[CONFIG_MAX_WINDOWS];  /* window= */
+    AddressRange *windows;      /* window=, then windows=functions' */
     unsigned n_windows;
+    bool windows_sorted;        /* in order and apart: a binary search */
+    AddressRange *functions;    /* functions=FILE, in order */
+    unsigned n_functions;
     const FlashPart *flash_part;    /* memory=, or NULL: code in SRAM */
     AddressRange flash;         /* flash= */
     int wait_states;            /* wait-states=, or -1 */

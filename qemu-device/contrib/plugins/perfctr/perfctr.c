@@ -28,6 +28,11 @@
  *                    m0-small-mul, m3, m4, m7, m33, m55 (Thumb) or e31
  *                    (rv32), none for a32 or a64; the device reads them as
  *                    PERFCTR_EVENT_CYCLES, out=FILE gets the totals
+ *   functions=FILE   the image's functions, "START END" a line: a branch
+ *                    with link into its own function is a jump, not a
+ *                    call (Armv6-M's far branches)
+ *   windows=functions
+ *                    a window on each function of functions=
  *   window=START-END also count the cycles and instructions executed at
  *                    pcs START (included) to END (excluded); repeatable
  *   memory=PART      code and read-only data in PART's flash, read a
@@ -198,6 +203,80 @@ static bool parse_range(const char *text, AddressRange *range)
     return !*end_a && !*end_b && end_a != ends[0] && range->end > range->start;
 }
 
+static bool in_order_and_apart(const AddressRange *r, unsigned n)
+{
+    unsigned i;
+
+    for (i = 1; i < n; i++) {
+        if (r[i].start < r[i - 1].end) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* window= and windows=: more windows after the ones there are */
+static void add_windows(PerfctrConfig *config, const AddressRange *add,
+                        unsigned n)
+{
+    config->windows = g_renew(AddressRange, config->windows,
+                              config->n_windows + n);
+    memcpy(config->windows + config->n_windows, add, n * sizeof(*add));
+    config->n_windows += n;
+    config->windows_sorted = in_order_and_apart(config->windows,
+                                                config->n_windows);
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const AddressRange *x = a, *y = b;
+
+    return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * functions=FILE: the image's functions, a line "START END" each (the
+ * symbol table's, as scripts/profile writes them): what a call is (a
+ * branch-with-link into its own function is a jump), and windows=.
+ * NULL, or why the file is not that.
+ */
+static const char *read_functions(const char *path, PerfctrConfig *config)
+{
+    g_autofree char *text = NULL;
+    g_auto(GStrv) lines = NULL;
+    GArray *found = g_array_new(false, false, sizeof(AddressRange));
+    char **line;
+
+    if (!g_file_get_contents(path, &text, NULL, NULL)) {
+        g_array_free(found, true);
+        return "cannot read the file";
+    }
+    lines = g_strsplit(text, "\n", -1);
+    for (line = lines; *line; line++) {
+        AddressRange f;
+        char *end;
+
+        if (!**line) {
+            continue;
+        }
+        f.start = g_ascii_strtoull(*line, &end, 0);
+        f.end = g_ascii_strtoull(end, &end, 0);
+        if (*end || f.end <= f.start) {
+            g_array_free(found, true);
+            return "each line must be START END, START below END";
+        }
+        g_array_append_val(found, f);
+    }
+    g_array_sort(found, by_start);
+    if (!in_order_and_apart((AddressRange *)found->data, found->len)) {
+        g_array_free(found, true);
+        return "two functions overlap";
+    }
+    config->n_functions = found->len;
+    config->functions = (AddressRange *)g_array_free(found, false);
+    return NULL;
+}
+
 /* stop=: instructions:N, cycles:N, time:NS or pc:ADDR[:K] */
 static bool parse_stop(const char *arg, const char *value,
                        PerfctrConfig *config)
@@ -318,11 +397,23 @@ static bool parse(const char *arg, PerfctrConfig *config)
                           "or e31");
         }
     } else if (g_str_equal(key, "window")) {
-        if (config->n_windows == CONFIG_MAX_WINDOWS ||
-            !parse_range(value, &config->windows[config->n_windows])) {
+        AddressRange w;
+
+        if (!parse_range(value, &w)) {
             return refuse(arg, "give START-END, START below END");
         }
-        config->n_windows++;
+        add_windows(config, &w, 1);
+    } else if (g_str_equal(key, "windows")) {
+        if (!g_str_equal(value, "functions") || !config->n_functions) {
+            return refuse(arg, "give functions, after functions=FILE");
+        }
+        add_windows(config, config->functions, config->n_functions);
+    } else if (g_str_equal(key, "functions")) {
+        const char *why = read_functions(value, config);
+
+        if (why) {
+            return refuse(arg, why);
+        }
     } else if (g_str_equal(key, "memory")) {
         config->flash_part = memory_part_named(value);
         if (!config->flash_part) {
@@ -356,7 +447,8 @@ static bool parse(const char *arg, PerfctrConfig *config)
         }
     } else {
         return refuse(arg, "known keys are profile, out, stacks, events, "
-                      "isa, cycles, window, memory, flash, wait-states, "
+                      "isa, cycles, window, windows, functions, memory, "
+                      "flash, wait-states, "
                       "stop, start and tasks");
     }
     return true;

@@ -21,10 +21,9 @@ from perfcounter.errors import Failure
 EXACT = 0               # the profile period that counts every instruction
 DEFAULT_PERIOD = 1000   # --sample's period in counter clocks
 DEFAULT_TIMEOUT = 60    # host seconds
-# The plugin's limit on cycle windows (cycles.c)
-MAX_WINDOWS = 256
 # Where the plugin writes what it found (docs/plugin-results.md)
 PLUGIN_RESULTS = "plugin-results.txt"
+FUNCTIONS = "functions.txt"
 # A character on a serial line: 10 bits (start, 8 data, stop)
 BITS_PER_CHARACTER = 10
 DEFAULT_BAUD = 115200
@@ -189,16 +188,21 @@ class RunConfig:
     @cached_property
     def cycle_windows(self):
         """{(start, end): name or None} of the windows the plugin totals
-        apart: the given ones, or each of the image's largest sized
-        functions (the function's own cycles, its callees' not)."""
+        apart: the given ones, or each of the image's functions (the
+        function's own cycles, its callees' not)."""
         if not self.cycles:
             return {}
         if self.windows is not None:
             return {w: None for w in self.windows}
-        functions = sorted((f for f in self.target.functions if f[1]),
-                           key=lambda f: -f[1])[:MAX_WINDOWS]
-        return {(start, start + size): name
-                for start, size, name in functions}
+        return {(start, end): name
+                for start, end, name in self.target.function_ranges}
+
+    @property
+    def uses_functions(self):
+        """Whether the plugin is told the image's functions (what a call
+        is, the cycles' windows)."""
+        return bool((self.profile is not None or self.cycles) and
+                    self.target.function_ranges)
 
     @property
     def clock(self):
@@ -216,6 +220,10 @@ class RunConfig:
 
     def plugin_results(self, workdir):
         return Path(workdir) / PLUGIN_RESULTS
+
+    def functions_file(self, workdir):
+        """The image's functions for the plugin's functions=."""
+        return Path(workdir) / FUNCTIONS
 
     def report_file(self, workdir, base):
         """Where the core at base writes its readout when QEMU exits."""
@@ -238,10 +246,15 @@ class RunConfig:
             options += [f"profile="
                         f"{'exact' if self.profile == EXACT else self.profile}",
                         f"stacks={'on' if self.stacks else 'off'}"]
+        if self.uses_functions:
+            options.append(f"functions={self.functions_file(workdir)}")
         if self.cycles:
             options.append(f"cycles={self.cycle_model}")
-            options += [f"window={start:#x}-{end:#x}"
-                        for start, end in sorted(self.cycle_windows)]
+            if self.windows is None and self.uses_functions:
+                options.append("windows=functions")
+            else:
+                options += [f"window={start:#x}-{end:#x}"
+                            for start, end in sorted(self.cycle_windows)]
             if self.memory:
                 options.append(f"memory={self.memory}")
             if self.wait_states is not None:
@@ -318,8 +331,13 @@ class RunConfig:
     def command(self, qemu, workdir):
         """The QEMU command line (a list) that boots the target: its UARTs
         and semihosting on QEMU's stdout (or the console file), every
-        counter core, -icount, the plugin, QMP, the extra arguments."""
+        counter core, -icount, the plugin, QMP, the extra arguments.
+        Writes the files the plugin reads into workdir."""
         board = self.board
+        if self.plugin and self.uses_functions:
+            self.functions_file(workdir).write_text("".join(
+                f"{start:#x} {end:#x}\n"
+                for start, end, _ in self.target.function_ranges))
         cmd = headless(qemu, board, serial=False, cpu=self.cpu) + \
             self.serial_args()
         cmd += ["-chardev", "stdio,id=guest-stdio", "-semihosting-config",

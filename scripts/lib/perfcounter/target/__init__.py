@@ -104,6 +104,27 @@ class Target:
         image = self.readable
         return image.functions if image else []
 
+    @cached_property
+    def function_ranges(self):
+        """[(start, end, name)] of the image's sized functions, in order
+        and apart: of aliases, the one every output names (the longest,
+        then the name last in order: elf.Image.function_at's), each
+        ending where the next begins at the latest.  What the plugin's
+        functions= says."""
+        by_start = {}
+        for start, size, name in sorted(self.functions):
+            if size:
+                by_start[start] = (size, name)      # the last one stays
+        starts = sorted(by_start)
+        out = []
+        for i, start in enumerate(starts):
+            size, name = by_start[start]
+            end = start + size
+            if i + 1 < len(starts):
+                end = min(end, starts[i + 1])
+            out.append((start, end, name))
+        return out
+
     def address(self, where):
         """The pc of a symbol (a function: its first instruction) or of
         an address, as the plugin sees pcs (no Thumb bit)."""

@@ -99,6 +99,11 @@ static int window_of(uint64_t pc)
     const AddressRange *windows = config->windows;
     unsigned i;
 
+    if (config->windows_sorted) {
+        /* A window on each function: a thousand of them, say */
+        i = address_range_find(windows, config->n_windows, pc);
+        return i < config->n_windows ? (int)i : -1;
+    }
     for (i = 0; i < config->n_windows; i++) {
         if (pc >= windows[i].start && pc < windows[i].end) {
             return i;

@@ -211,6 +211,23 @@ static void call(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
 }
 
 /*
+ * Whether a return to pc, which no frame returns to, goes back into the
+ * function the innermost call came from: __gnu_thumb1_case_uqi and its
+ * kin return past their return address, into the switch's case
+ */
+static bool returns_into_caller(const CallStack *c, uint64_t pc)
+{
+    unsigned n = config->n_functions;
+    unsigned f;
+
+    if (!c->depth || !n) {
+        return false;
+    }
+    f = address_range_find(config->functions, n, c->stack[c->depth - 1].ret);
+    return f < n && f == address_range_find(config->functions, n, pc);
+}
+
+/*
  * What happened between the last instruction the vCPU executed in
  * block (executed instructions of it) and the entry of the block at next.
  */
@@ -240,7 +257,16 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
         }
         break;
     case INSN_RETURN:
-        if (!calltree_pop_to(v->calls, next) && next != fall) {
+        if (calltree_pop_to(v->calls, next)) {
+            return;
+        }
+        if (returns_into_caller(v->calls, next)) {
+            /* Past its return address: Thumb-1's switch helpers */
+            calltree_pop_to(v->calls,
+                            v->calls->stack[v->calls->depth - 1].ret);
+            return;
+        }
+        if (next != fall) {
             /* To a caller we did not see: maybe another task's */
             contexts_unmatched_return(index, next);
         }
@@ -527,6 +553,27 @@ static SpWrite sp_write(struct qemu_plugin_insn *insn)
     return t.reads & sp_bit ? SP_MOVED : SP_SWITCHED;
 }
 
+/*
+ * A branch with link into its own function (past its first instruction:
+ * to that is recursion) is a jump: Armv6-M has no far branch but BL,
+ * which GCC uses inside a function too
+ */
+static bool jumps_within_function(uint64_t pc, const InsnClass *insn)
+{
+    const AddressRange *f;
+    unsigned i;
+
+    if (insn->kind != INSN_CALL || !insn->direct) {
+        return false;
+    }
+    i = address_range_find(config->functions, config->n_functions, pc);
+    if (i == config->n_functions) {
+        return false;
+    }
+    f = &config->functions[i];
+    return insn->target > f->start && insn->target < f->end;
+}
+
 /* What follow() needs to see at the next block's entry */
 static bool is_followed(const Block *block)
 {
@@ -622,6 +669,9 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             isa_classify(config->isa, bytes, got, pc, &block->last);
             if (i && links_next(qemu_plugin_tb_get_insn(tb, i - 1))) {
                 isa_linked(&block->last);
+            }
+            if (jumps_within_function(pc, &block->last)) {
+                block->last.kind = INSN_BRANCH;
             }
         }
     }
