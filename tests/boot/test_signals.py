@@ -84,3 +84,65 @@ def test_qemu_refusing_to_start_is_one_line_naming_the_cause(ctx, board):
                            "1): perfctr: bad argument 'memory=no-such-part'"
                            ), proc.stderr
     assert "run:" not in proc.stderr and "wrote no" not in proc.stderr
+
+
+def test_a_reader_gone_loses_no_output(ctx, board):
+    """A runner that stops reading (closes its end of the pipe, as
+    `| head` does): the run goes on without its stdout, the ticks the
+    guest writes after are dropped, and every file output is written."""
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.Popen(
+            [str(PROFILE), ctx.firmware(board, TICKER), "--board",
+             board.name, "--stop-after", "300ms", "--json", "run.json"],
+            cwd=tmp, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        try:
+            while proc.stdout.readline() not in ("tick 10\n", ""):
+                pass
+            proc.stdout.close()
+            err = proc.stderr.read()
+            proc.wait(timeout=60)
+        finally:
+            proc.kill()
+        doc = json.loads((Path(tmp) / "run.json").read_text())
+    assert proc.returncode == 0, err
+    assert "Broken" not in err and "Traceback" not in err, err
+    assert doc["run"]["ended"] == "stop", doc["run"]
+    assert doc["run"]["virtual_ns"] >= 300_000_000, doc["run"]
+
+
+def test_a_signal_as_the_run_ends_loses_no_output(ctx, board):
+    """SIGTERM once the guest has exited, while the outputs are being
+    written (a runner's timeout racing the guest's exit): they are all
+    written, the signal said in one line and in the exit status.  The
+    --json file is a FIFO: scripts/profile waits at it, the signal
+    surely in that window, until the test reads it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fifo = Path(tmp) / "run.json"
+        os.mkfifo(fifo)
+        proc = subprocess.Popen(
+            [str(PROFILE), "--board", board.name, "--sample=exact",
+             "--gmon", "gmon.out", "--json", fifo, "--timeline",
+             "timeline.json"], cwd=tmp, stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            err = ""
+            while "] run: ended by the guest" not in err:
+                line = proc.stderr.readline()
+                assert line, err
+                err += line
+            proc.send_signal(signal.SIGTERM)
+            doc = json.loads(fifo.read_text())
+            out, rest = proc.communicate(timeout=60)
+        finally:
+            proc.kill()
+        written = {p.name: p.stat().st_size for p in Path(tmp).iterdir()
+                   if p.is_file()}
+    err += rest
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert set(written) == {"gmon.out", "timeline.json"} and \
+        all(written.values()), written
+    assert doc["run"]["ended"] == "exit", doc["run"]
+    assert err.splitlines()[-1] == ("[perf-counter] SIGTERM arrived once "
+                                    "the run had ended: its outputs are all "
+                                    "written"), err

@@ -63,6 +63,10 @@ def collect(config, exited, qemu, workdir, started):
     """The Result of a run that Exited: every core's readout and the
     plugin's results read from workdir (started: its monotonic start)."""
     workdir = Path(workdir)
+    for serial in config.serials:
+        # QEMU leaves its pty's symlink when the guest exits
+        if serial.pty and Path(serial.pty).is_symlink():
+            Path(serial.pty).unlink()
     stopped = exited.stopped or ""
     result = Result(config, exited.exit_code, exited.output,
                     exited.timed_out, exited.fault,

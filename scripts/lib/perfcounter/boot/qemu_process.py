@@ -39,6 +39,8 @@ class Exited:
 # What QEMU says when it shuts down on a signal: ours (stop()), or one
 # a test runner sent the whole process group
 _TERMINATING = re.compile(r": terminating on signal \d+\b")
+# What the scripts have said already, their own way
+_SAID = re.compile(r": info: QEMU waiting for connection on: ")
 # Where QEMU put a UART served on a pty (on its stdout, among the
 # guest's output): said as the scripts say things
 _PTY = re.compile(r"^char device redirected to (\S+) \(label (\w+)\)$")
@@ -59,12 +61,14 @@ class Relay:
         self.report = []
         self.fault = None
         self.first = None
-        self.stopping = False   # set when the run is being cut short
+        self.terminating = []   # QEMU's word that a signal ended it
 
     def read(self, stream):
         for line in stream:
-            if line.rstrip("\r\n") in self.noise or (
-                    self.stopping and _TERMINATING.search(line)):
+            if line.rstrip("\r\n") in self.noise or _SAID.search(line):
+                continue
+            if _TERMINATING.search(line):
+                self.terminating.append(line)
                 continue
             pty = _PTY.match(line.rstrip("\r\n"))
             if pty:
@@ -82,6 +86,12 @@ class Relay:
                 say(self.fault)
             for line in self.report:
                 self._emit(line)
+
+    def signal_not_ours(self):
+        """Pass on QEMU's word that a signal ended it: one that
+        scripts/profile neither sent nor received (it says its own)."""
+        for line in self.terminating:
+            self._emit(line)
 
     def _emit(self, line):
         if self.capture or self.keep:
@@ -129,9 +139,11 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
         reader.start()
     if started:
         started(proc)
-    timed_out, stopped = _wait(proc, timeout, stop, errors)
+    timed_out, stopped = _wait(proc, timeout, stop)
     for reader in readers:
         reader.join()
+    if not timed_out and not stopped:
+        errors.signal_not_ours()
     # Killed by a signal (QEMU aborts on a fatal error): 128 + signal,
     # as a shell says it
     code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
@@ -152,7 +164,7 @@ def _end_with_parent():
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-def _wait(proc, timeout, stop, errors):
+def _wait(proc, timeout, stop):
     """Wait for QEMU to exit, stopping it at the timeout or when a stop
     is requested: (timed out, stopped on request)."""
     wake = stop.wake if stop else threading.Event()
@@ -170,12 +182,10 @@ def _wait(proc, timeout, stop, errors):
     try:
         while not exited.is_set():
             if stop and stop.reason is not None:
-                errors.stopping = True
                 terminate(proc)
                 return False, True
             left = deadline - time.monotonic()
             if left <= 0:
-                errors.stopping = True
                 terminate(proc)
                 return True, False
             wake.wait(left)

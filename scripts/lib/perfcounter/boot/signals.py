@@ -42,7 +42,17 @@ class Signals(StopRequest):
 
         signals = Signals().install()
         exited = qemu_process.launch(cmd, board, stop=signals)
+        signals.defer()         # the run has ended: write its outputs
+
+    After defer(), a signal only marks the exit status: the outputs of
+    the run that ended are all written (a runner that sends SIGTERM as
+    the guest exits loses none of them).
     """
+
+    deferred = False
+
+    def defer(self):
+        self.deferred = True
 
     def install(self):
         for signum in TERMINATING:
@@ -51,5 +61,5 @@ class Signals(StopRequest):
 
     def _handle(self, signum, frame):
         self.request(signal.Signals(signum).name, 128 + signum)
-        if not self.running:
+        if not self.running and not self.deferred:
             raise SignalExit(signum)

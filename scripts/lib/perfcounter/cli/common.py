@@ -3,6 +3,7 @@
 answered in one line (exit 2), a Failure in one line (exit 1)."""
 
 import argparse
+import os
 import signal
 import sys
 
@@ -10,9 +11,40 @@ from perfcounter.boot.signals import SignalExit
 from perfcounter.errors import Failure
 
 
+class PipeSafe:
+    """A standard stream that, once its reader has gone (a test runner
+    that closed its end of the pipe), writes to /dev/null instead of
+    failing: what goes to files is still written."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def _gone(self):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, self._stream.fileno())
+        os.close(devnull)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def main_guard(func):
     """Run func(); turn Failure into a one-line message and exit 1, a
     terminating signal into 128 + its number."""
+    sys.stdout, sys.stderr = PipeSafe(sys.stdout), PipeSafe(sys.stderr)
     try:
         sys.exit(func())
     except Failure as err:

@@ -27,7 +27,7 @@ from perfcounter.boot.config import (DEFAULT_BAUD, DEFAULT_PERIOD,
 from perfcounter.target import BuildOptions, Target
 
 EXAMPLES = ["checksum", "two_cores", "event_sampling", "counter_extension"]
-DEFAULT_QUIET_NS = 10_000_000
+DEFAULT_QUIET_NS = 100_000_000
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20}
 
 
@@ -219,7 +219,8 @@ def parse_args(argv):
                       const=DEFAULT_QUIET_NS, metavar="QUIET",
                       help="end the run once the input has all been taken "
                       "and the guest has sent nothing for QUIET of "
-                      "virtual time (default 10ms)")
+                      "virtual time (default 100ms: an interpreter may "
+                      "think a while before it answers)")
     hot = p.add_argument_group(
         "finding hot spots", "with no code in the guest and no change to "
         "what it measures; gprof reads the gmon.out with the image")
@@ -348,7 +349,7 @@ def optional_values(argv):
     an option's value, read as the option's default and the file X:
     their values are optional, and what is not a value is a file."""
     defaults = {"--sample": (hotspots.period, DEFAULT_PERIOD),
-                "--stop-at-eof": (quiet, "10ms")}
+                "--stop-at-eof": (quiet, "100ms")}
     out = []
     for i, arg in enumerate(argv):
         out.append(arg)
@@ -585,6 +586,7 @@ def main():
         with terminal.keys_to_guest() if config.terminal else nullcontext():
             result = run(config, built, workdir, echo=True,
                          verbose=args.verbose, signals=signals)
+        signals.defer()
         if result.failed_to_start:
             raise Failure(f"QEMU did not start the guest (exit code "
                           f"{result.exit_code}): "
@@ -600,6 +602,10 @@ def main():
         if args.verbose:
             say(f"host time: the run {result.host_seconds:.2f} s, its "
                 f"results {time.monotonic() - written:.2f} s")
+        if signals.reason and not result.signal:
+            say(f"{signals.reason} arrived once the run had ended: its "
+                f"outputs are all written")
+            return signals.exit_code
         return status
 
 

@@ -163,7 +163,7 @@ def sum_profiles(folder, doc, sources):
     by_image = {}
     for nodeid, test in doc["tests"].items():
         for source in sources:
-            outputs = Path(source) / TESTS / test_dir(nodeid)
+            outputs = Path(source).resolve() / TESTS / test_dir(nodeid)
             if (outputs / "gmon.out").is_file() and test.get("image"):
                 by_image.setdefault(test["image"], []).append(
                     (outputs, test["board"]))
