@@ -135,6 +135,10 @@ def test_json_validates_on_every_board(ctx, board_name):
     assert (doc["board"], doc["arch"], doc["cpu"]) == \
         (board.name, board.arch, board.cpu)
     assert doc["contexts"] and doc["run"]["ended"] == "exit"
+    functions = {f["name"]: f for f in doc["functions"]}
+    assert functions["main"]["calls"] == 1 and doc["call_graph"]
+    if board.cycle_model:
+        assert doc["cycles"]["cycles"] >= functions["main"]["cycles"] > 0
 
 
 def test_json_schema_refuses_a_broken_document(ctx, board):
@@ -500,6 +504,37 @@ def test_gate_compares_every_numeric_member(ctx, board):
         gate.compare(doc(1), doc(1)), {"cache_misses:a": 1, "misses:a": 1,
                                        "instructions:total": 1}) == \
         ["misses:a", "instructions:total"]
+
+
+def test_gate_compares_the_functions_a_threshold_names(ctx, board):
+    """Per-function figures (--json's "functions") are compared when a
+    threshold names them (fn:NAME, fn:*), not otherwise; a function the
+    run no longer runs counts 0."""
+    with tempfile.TemporaryDirectory() as tmp:
+        main = Path(tmp) / "main.c"
+        main.write_text(LOOP)
+        base = Path(tmp) / "base.json"
+        ok(profile(main, "--sample=exact", "--json", base))
+        loose = ["--threshold", "*=50%", "--threshold", "total=50%"]
+        proc = ok(profile(main, "-D", "LOOPS=110", "--sample=exact",
+                          "--baseline", base, *loose))
+        assert "fn:" not in proc.stdout, proc.stdout
+        proc = ok(profile(main, "-D", "LOOPS=110", "--sample=exact",
+                          "--baseline", base, *loose,
+                          "--threshold", "fn:main=1%"),
+                  gate.REGRESSION_EXIT)
+    assert re.search(r"^\| functions \| fn:main \| self \| .*"
+                     r"\*\*REGRESSED\*\* \|$", proc.stdout, re.M), \
+        proc.stdout
+    assert "fn:memcpy" not in proc.stdout
+    baseline = {"functions": [{"name": "f", "address": 1, "self": 5},
+                              {"name": "g", "address": 2, "self": 5}]}
+    run = {"functions": [{"name": "f", "address": 1, "self": 6}]}
+    rows = {r.key: r for r in gate.compare(
+        run, baseline, {"fn:*": gate.Threshold(10.0)})}
+    assert (rows["fn:f"].status, rows["fn:g"].status) == \
+        ("regressed", "better")
+    assert rows["fn:g"].current == 0
 
 
 # JUnit XML of scripts/test (pytest's --junitxml)

@@ -105,6 +105,26 @@ def json_run(result):
         "instructions": outcome.instructions,
         "virtual_ns": outcome.ns,
     }
+    if outcome.stopped_by:
+        run["stop"] = stop_doc(result, outcome.stopped_by)
     if result.signal:
         run["signal"] = result.signal
     return run
+
+
+def stop_doc(result, stopped_by):
+    """The run's "stop" member: stop.c's 'stopped-by' with its parts
+    named (a pc by its function and arrival)."""
+    kind, _, rest = stopped_by.partition(" ")
+    doc = {"kind": kind, "text": describe(result.config, stopped_by)}
+    if kind == "pc":
+        pc, nth = (int(v, 0) for v in rest.split())
+        doc.update(address=pc, symbol=result.target.function_at(pc),
+                   arrival=nth)
+    elif kind == "time":
+        doc["ns"] = int(rest.split()[0])
+    elif kind in ("instructions", "cycles"):
+        doc["count"] = int(rest)
+    elif kind == "input-end":
+        doc["quiet_ns"] = result.config.stop_at_eof
+    return doc

@@ -22,6 +22,8 @@ sets them, the most specific KEY winning:
 A run that a stop ended (scripts/profile --stop-after, --stop-at) also
 compares its instructions to the stop, as the counter "(run to the
 stop)", key "run": what firmware that never exits takes to get there.
+A run with --cycles compares its estimated cycles, "(estimated cycles)",
+key "run" too.
 
 A profile that followed tasks and interrupt handlers (the --json
 "contexts") also compares each one's instructions (and cycles), and each
@@ -32,6 +34,14 @@ A test session's results (perfcounter.testing.results) compare the same
 way: each test's run and each of its steps is a counter, core "tests",
 key "NODEID::STEP" ("(test)" for the whole run), its instructions,
 cycles and virtual ns the metrics.
+
+The functions of a --json document (its flat profile and each
+function's cycles) are compared only when a threshold names them: key
+"fn:NAME" (say fn:memset=2%, cycles:fn:memset=0%) or "fn:*" for every
+function; "*" alone does not (a sampled profile's small functions move
+with any change of the code). Core "functions", metrics self, total,
+calls, cycles and cycles_instructions; a function the run no longer
+ran counts 0.
 
 Counts under -icount are exact, so any other change is real too: it is
 shown, but fails nothing. A value of the baseline missing from the run
@@ -54,6 +64,11 @@ RUN = "run"
 TASKS = "tasks"
 TESTS = "tests"
 WHOLE_TEST = "(test)"
+FUNCTIONS = "functions"
+FUNCTION = "fn:"                        # a function's key: fn:NAME
+EVERY_FUNCTION = FUNCTION + "*"
+FUNCTION_METRICS = ("self", "total", "calls", "cycles",
+                    "cycles_instructions")
 
 
 @dataclass
@@ -119,9 +134,24 @@ def _metrics(counter):
             and isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
-def _values(doc):
+def _functions_named(thresholds):
+    """The function keys the thresholds name (EVERY_FUNCTION: all)."""
+    named = set()
+    for k in thresholds:
+        section = k
+        for metric in FUNCTION_METRICS:
+            if k.startswith(metric + ":"):
+                section = k[len(metric) + 1:]
+        if section.startswith(FUNCTION):
+            named.add(section)
+    return named
+
+
+def _values(doc, functions=()):
     """{(core base_hex, key, metric): (name, value)} of a --json
-    document, in its order: each counter's metrics, clocks first."""
+    document, in its order: each counter's metrics, clocks first; of
+    its functions, those whose key is in functions (or all, with
+    EVERY_FUNCTION there)."""
     out = {}
     for core in doc.get("cores", []):
         base = core["base_hex"]
@@ -148,15 +178,36 @@ def _values(doc):
                 if counts.get(metric) is not None:
                     out[(TESTS, f"{nodeid}::{step}", metric)] = (
                         f"{nodeid} {step}", counts[metric])
+    named = {}
+    for f in doc.get("functions", []):
+        named[f["name"]] = named.get(f["name"], 0) + 1
+    for f in doc.get("functions", []):
+        key = FUNCTION + f["name"]
+        if named[f["name"]] > 1 and f.get("address") is not None:
+            key += f"@{f['address']:#x}"       # two static functions
+        for metric in FUNCTION_METRICS:
+            if f.get(metric) is not None and (
+                    key in functions or EVERY_FUNCTION in functions):
+                out[(FUNCTIONS, key, metric)] = (key, f[metric])
     run = doc.get("run") or {}
     if run.get("ended") == "stop" and run.get("instructions") is not None:
         out[(RUN, RUN, "instructions")] = ("(run to the stop)",
                                            run["instructions"])
+    if doc.get("cycles"):
+        out[(RUN, RUN, "cycles")] = ("(estimated cycles)",
+                                     doc["cycles"]["cycles"])
     return out
 
 
+def _every(key):
+    """The wildcard section of key: total, fn:* or *."""
+    if key == TOTAL:
+        return TOTAL
+    return EVERY_FUNCTION if key.startswith(FUNCTION) else "*"
+
+
 def _threshold(thresholds, key, name, metric):
-    every = TOTAL if key == TOTAL else "*"
+    every = _every(key)
     for k in (f"{metric}:{name}", f"{metric}:{key}", f"{metric}:{every}",
               name, key, every):
         if k in thresholds:
@@ -168,11 +219,14 @@ def compare(current, baseline, thresholds=None):
     """Rows comparing two --json documents, a row per value, in the
     baseline's order, then values only the run has."""
     thresholds = thresholds or {}
-    now = _values(current)
-    before = _values(baseline)
+    named = _functions_named(thresholds)
+    now = _values(current, named)
+    before = _values(baseline, named)
     rows = []
     for (core, key, metric), (name, value) in before.items():
         got = now.get((core, key, metric))
+        if got is None and core == FUNCTIONS and "functions" in current:
+            got = (name, 0)                 # it no longer ran
         name = got[0] if got else name
         row = Row(core, key, name, metric, value,
                   got[1] if got else None,
@@ -199,9 +253,9 @@ def compare(current, baseline, thresholds=None):
 
 def unused_thresholds(rows, thresholds):
     """Threshold keys that name no value (a typo, most likely)."""
-    known = {"*", TOTAL, RUN}
+    known = {"*", TOTAL, RUN, EVERY_FUNCTION}
     for r in rows:
-        every = TOTAL if r.key == TOTAL else "*"
+        every = _every(r.key)
         known |= {r.name, r.key, f"{r.metric}:{every}",
                   f"{r.metric}:{r.name}", f"{r.metric}:{r.key}"}
     return [k for k in thresholds if k not in known]

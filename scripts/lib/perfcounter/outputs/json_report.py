@@ -14,7 +14,7 @@ from pathlib import Path
 
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
-from perfcounter.results import contexts
+from perfcounter.results import contexts, functions
 from perfcounter.boot import stops
 
 FORMAT = "perf-counter-profile"
@@ -94,6 +94,38 @@ def document(result):
     profile = result.profile
     if profile and profile.contexts:
         doc["contexts"] = contexts.rows(profile, result.target)
+    plugin = result.plugin
+    if plugin and plugin.profiled:
+        doc["profile"] = {
+            "mode": plugin.mode,
+            "unit": "instructions" if plugin.mode == "exact" else "samples",
+            "period": plugin.period,
+            "count": sum(plugin.histogram.values()),
+            "instructions": plugin.instructions,
+            "depth_lost": plugin.depth_lost}
+        doc["call_graph"] = [{"caller": a, "callee": b, "calls": n}
+                             for a, b, n in functions.call_graph(result)]
+    if plugin and plugin.cycles_model:
+        doc["cycles"] = {
+            "model": plugin.cycles_model,
+            "memory": plugin.cycles_memory,
+            "wait_states": plugin.cycles_wait_states,
+            "cycles": plugin.cycles,
+            "instructions": plugin.cycles_instructions}
+    rows = functions.table(result)
+    if rows:
+        doc["functions"] = [function_doc(f) for f in rows]
+    return doc
+
+
+def function_doc(f):
+    """A function's member of "functions": what the run measured."""
+    doc = {"name": f.name, "address": f.address}
+    for member in ("self", "total", "calls", "cycles",
+                   "cycles_instructions"):
+        value = getattr(f, member)
+        if value is not None:
+            doc[member] = value
     return doc
 
 

@@ -134,6 +134,11 @@ class Target:
         image = self.readable
         return image.function_name(addr) if image else f"{addr:#x}"
 
+    def function_at(self, addr):
+        """addr as 'function+0xoff', or None outside every function."""
+        image = self.readable
+        return image.function_at(addr) if image else None
+
     @cached_property
     def rtos_layout(self):
         """The rtos.Layout of the RTOS it runs, None, or a str saying what

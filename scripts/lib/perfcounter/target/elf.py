@@ -47,6 +47,7 @@ class Image:
     functions: list = field(default_factory=list)   # sorted (addr, size, name)
     symbols: dict = field(default_factory=dict)     # name: value
     entry: int = 0                                  # where it starts
+    _starts: list = field(default=None, repr=False, compare=False)
 
     def function_name(self, addr):
         """The name of the function containing addr, or addr in hex."""
@@ -60,15 +61,24 @@ class Image:
                 return s.data[addr - s.addr:addr - s.addr + size]
         return None
 
-    def function_at(self, addr):
-        """The function containing addr, as 'name+0xoff', or None."""
-        starts = [f[0] for f in self.functions]
-        i = bisect.bisect_right(starts, addr) - 1
+    def function_containing(self, addr):
+        """(start, name) of the function containing addr, or None."""
+        if self._starts is None:
+            self._starts = [f[0] for f in self.functions]
+        i = bisect.bisect_right(self._starts, addr) - 1
         if i < 0:
             return None
         start, size, name = self.functions[i]
         if addr >= start + max(size, 1):
             return None
+        return start, name
+
+    def function_at(self, addr):
+        """The function containing addr, as 'name+0xoff', or None."""
+        found = self.function_containing(addr)
+        if not found:
+            return None
+        start, name = found
         return name if addr == start else f"{name}+{addr - start:#x}"
 
 
