@@ -155,3 +155,83 @@ def test_the_gate_fails_a_step_that_got_slower(ctx, board):
                  if k != "GITHUB_STEP_SUMMARY"})
     assert gate.returncode == 3, gate.stdout + gate.stderr
     assert "1 of" in gate.stdout and "**REGRESSED**" in gate.stdout
+
+
+# The programs print by semihosting, not on a UART: the run's output
+BIG_TEST = """
+def test_big(dut):
+    result = dut.wait()
+    assert result.exit_code == 0 and "big 1 7" in result.output
+"""
+
+ZCMP_TEST = """
+import pytest
+
+
+@pytest.mark.firmware(cpu="rv32,zcd=off,zcmp=on")
+def test_with_zcmp(dut):
+    result = dut.wait()
+    assert result.exit_code == 0 and "zcmp 42" in result.output
+
+
+def test_without(dut):
+    result = dut.wait()
+    assert result.exit_code == 0 and "zcmp 42" in result.output
+"""
+
+
+def plugin_run(folder, image, board, *options, tests):
+    (folder / "test_it.py").write_text(tests)
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "perfcounter.testing.plugin",
+         "-p", "no:cacheprovider", f"--firmware={image}", "--board", board,
+         "--perfcounter-results", str(folder / "results"), *options,
+         "test_it.py"], cwd=folder, env=env, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=600)
+
+
+def test_qemu_arguments_and_the_image_check(ctx):
+    """--qemu-arg gives the micro:bit the RAM an image was linked for
+    (tests/boot/test_inputs.py's), which the image check refuses
+    without it, naming the option; --no-image-check boots it anyway."""
+    from test_inputs import BIG_BSS
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        (tmp / "big.c").write_text(BIG_BSS)
+        subprocess.run([str(REPO / "scripts" / "profile"), "--board",
+                        "microbit", "big.c", "-o", "big.elf",
+                        "--ldflags=-Wl,--defsym=__ram_size=0x10000"],
+                       cwd=tmp, stdin=subprocess.DEVNULL,
+                       capture_output=True)
+        refused = plugin_run(tmp, tmp / "big.elf", "microbit",
+                             tests=BIG_TEST)
+        ram = ["--qemu-arg=-global",
+               "--qemu-arg=nrf51-soc.sram-size=0x10000"]
+        ran = plugin_run(tmp, tmp / "big.elf", "microbit", *ram,
+                         tests=BIG_TEST)
+        unchecked = plugin_run(tmp, tmp / "big.elf", "microbit", *ram,
+                               "--no-image-check", tests=BIG_TEST)
+    assert refused.returncode == 1, refused.stdout
+    assert "nrf51-soc.sram-size" in refused.stdout
+    assert "Traceback" not in refused.stdout
+    assert refused.stdout.count("nrf51-soc.sram-size=0x10000 (") == 1
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert unchecked.returncode == 0, unchecked.stdout + unchecked.stderr
+
+
+def test_a_marker_gives_a_test_its_cpu(ctx):
+    """firmware(cpu=...) runs Zcmp code (tests/boot/test_cpu.py's) on
+    riscv32-virt; the test without it meets the illegal instruction."""
+    from test_cpu import SOURCES
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        subprocess.run([str(REPO / "scripts" / "profile"), "--board",
+                        "riscv32-virt", *map(str, SOURCES), "-o",
+                        "zcmp.elf"], cwd=tmp, stdin=subprocess.DEVNULL,
+                       capture_output=True)
+        proc = plugin_run(tmp, tmp / "zcmp.elf", "riscv32-virt",
+                          "-rA", tests=ZCMP_TEST)
+    assert proc.returncode == 1, proc.stdout
+    assert "PASSED test_it.py::test_with_zcmp" in proc.stdout, proc.stdout
+    assert "FAILED test_it.py::test_without" in proc.stdout, proc.stdout

@@ -14,10 +14,10 @@ on every run.
 
 Registered by its entry point (pytest11) when the package is installed,
 or with -p perfcounter.testing.plugin from a checkout (scripts/lib on
-PYTHONPATH).  Options: --firmware, --board, --cycles/--no-cycles,
---sample, --sample-period, --firmware-timeout, --perfcounter-results
-DIR, --shard K/N and --shard-durations FILE; markers firmware(...) and
-budget(...).  Each
+PYTHONPATH).  Options: --firmware, --board, --cpu, --qemu-arg,
+--no-image-check, --cycles/--no-cycles, --sample, --sample-period,
+--firmware-timeout, --perfcounter-results DIR, --shard K/N and
+--shard-durations FILE; markers firmware(...) and budget(...).  Each
 test's counts go to pytest's report as properties (so to --junitxml),
 and the session writes DIR (perfcounter.testing.results), from the
 controller under pytest-xdist.  docs/testing-your-firmware.md.
@@ -58,6 +58,18 @@ def pytest_addoption(parser):
                         "%(default)s)")
     except ValueError:
         pass    # a conftest of its own has one (perf-counter's suite)
+    group.addoption("--cpu", metavar="CPU",
+                    help="QEMU's -cpu with its extensions, in place of the "
+                    "board's core (say rv32,zcd=off,zcmp=on)")
+    group.addoption("--qemu-arg", action="append", default=[],
+                    metavar="ARG",
+                    help="one more argument to QEMU (repeat it: "
+                    "--qemu-arg=-global "
+                    "--qemu-arg=nrf51-soc.sram-size=262144)")
+    group.addoption("--no-image-check", dest="image_check",
+                    action="store_false", default=None,
+                    help="boot the firmware even if it does not look "
+                    "bootable on the board")
     group.addoption("--cycles", action="store_true", default=None,
                     help="estimate cycles with the board's timing model "
                     "(the default where it has one)")
@@ -90,8 +102,9 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "firmware(image=None, board=None, cycles=None, "
-        "sample=None, uart=None, timeout=None): how the dut fixture boots "
-        "this test's firmware, instead of the command line's")
+        "sample=None, uart=None, timeout=None, cpu=None, qemu_args=None, "
+        "image_check=None): how the dut fixture boots this test's "
+        "firmware, instead of the command line's")
     config.addinivalue_line(
         "markers", "budget(step=None, instructions=None, cycles=None, "
         "ns=None): fail the test when the step (the whole test without "
@@ -129,7 +142,9 @@ def pytest_collection_modifyitems(config, items):
 
 # The command-line option of each firmware marker argument
 _OPTIONS = {"image": "firmware", "board": "board", "cycles": "cycles",
-            "sample": "sample", "timeout": "firmware_timeout", "uart": None}
+            "sample": "sample", "timeout": "firmware_timeout", "uart": None,
+            "cpu": "cpu", "qemu_args": "qemu_arg",
+            "image_check": "image_check"}
 
 
 def _option(item, name, default=None):
@@ -167,11 +182,20 @@ def dut(request):
     if sample is True:
         sample = item.config.getoption("sample_period")
     timeout = float(_option(item, "timeout"))
+    qemu_args = tuple(_option(item, "qemu_args", ()))
     target = Target(Path(image).resolve(), board)
-    target.check()
+    if _option(item, "image_check", True):
+        refusal = None
+        try:
+            target.check(qemu_args)
+        except Failure as err:
+            refusal = str(err)
+        if refusal:     # outside the except: one message, not two
+            pytest.fail(refusal, pytrace=False)
     config = RunConfig(target, timeout=timeout, profile=sample,
                        cycles=bool(board.cycle_model) if cycles is None
-                       else cycles)
+                       else cycles, cpu=_option(item, "cpu"),
+                       qemu_args=qemu_args)
     outputs = _results_dir(item.config) / results.TESTS / \
         results.test_dir(item.nodeid)
     if outputs.exists():
