@@ -229,3 +229,25 @@ def test_armv6m_branches_with_link_that_are_no_calls(ctx, level):
             if re.fullmatch(r"_start;main;big;__gnu_thumb1_case_u[qh]i",
                             f)], frames
     assert not [f for f in frames if f.count(";") > 3], frames
+
+
+def test_longjmp_unwinds_the_frames_it_leaves(ctx, board):
+    """longjmp out of a recursion 6 deep, 50 times
+    (tests/programs/longjmp_unwind.c): its return to setjmp's caller
+    unwinds the recursion's frames, so work() runs below main, not
+    under 300 frames of down()."""
+    source = REPO / "tests" / "programs" / "longjmp_unwind.c"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(REPO / "scripts" / "profile"), "--board", board.name,
+             str(source), "--sample=exact", "--stacks", "stacks.txt"],
+            cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True,
+            text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        stacks = (Path(tmp) / "stacks.txt").read_text()
+    frames = [line.rsplit(" ", 1)[0].split(";")
+              for line in stacks.splitlines()]
+    assert [f for f in frames if f[-1] == "work"] and \
+        all(f[-2] == "main" for f in frames if f[-1] == "work"), stacks
+    assert max(f.count("down") for f in frames) == 6, stacks
+    assert "deeper than" not in proc.stderr + proc.stdout

@@ -49,15 +49,21 @@ uint64_t calltree_child(uint64_t parent, uint64_t call_site)
     return *node;
 }
 
-void calltree_push(CallStack *c, uint64_t node, uint64_t ret)
+void calltree_push(CallStack *c, uint64_t node, uint64_t ret, uint64_t sp)
 {
     if (c->depth == MAX_DEPTH) {
         c->depth_lost++;
         depth_lost_total++;
         return;
     }
-    c->stack[c->depth++] = (Frame) { ret, c->node };
+    c->stack[c->depth++] = (Frame) { ret, c->node, sp };
     c->node = node;
+}
+
+void calltree_pop_frame(CallStack *c, unsigned depth)
+{
+    c->node = c->stack[depth].caller_node;
+    c->depth = depth;
 }
 
 bool calltree_pop_to(CallStack *c, uint64_t pc)
@@ -70,8 +76,7 @@ bool calltree_pop_to(CallStack *c, uint64_t pc)
     }
     for (i = c->depth; i-- > 0;) {
         if (c->stack[i].ret == pc) {
-            c->node = c->stack[i].caller_node;
-            c->depth = i;
+            calltree_pop_frame(c, i);
             return true;
         }
     }

@@ -21,6 +21,7 @@
 typedef struct Frame {
     uint64_t ret;           /* where it returns to */
     uint64_t caller_node;
+    uint64_t sp;            /* the caller's stack pointer at the call */
 } Frame;
 
 /* The call stack of one execution context (contexts.c) */
@@ -39,10 +40,15 @@ CallStack *calltree_new_stack(void);
 void calltree_stack_clear(CallStack *c);
 /* The node of a call from parent at call_site */
 uint64_t calltree_child(uint64_t parent, uint64_t call_site);
-/* A call to node that returns to ret (beyond MAX_DEPTH: counted lost) */
-void calltree_push(CallStack *c, uint64_t node, uint64_t ret);
+/*
+ * A call to node that returns to ret, made with the stack pointer at sp
+ * (beyond MAX_DEPTH: counted lost)
+ */
+void calltree_push(CallStack *c, uint64_t node, uint64_t ret, uint64_t sp);
 /* Unwind to the frame that returns to pc; false if there is none */
 bool calltree_pop_to(CallStack *c, uint64_t pc);
+/* Unwind frame depth and those above it, as if it had returned */
+void calltree_pop_frame(CallStack *c, unsigned depth);
 /* Calls lost beyond MAX_DEPTH since the profile started */
 uint64_t calltree_depth_lost(void);
 /* The profile starts again: the nodes stay, the calls lost go */

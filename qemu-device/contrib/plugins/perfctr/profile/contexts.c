@@ -447,6 +447,11 @@ void contexts_unmatched_return(unsigned index, uint64_t pc)
     }
 }
 
+uint64_t contexts_stack_pointer(unsigned index)
+{
+    return reg_sp ? read_sp(vcpu_contexts(index)) : UINT64_MAX;
+}
+
 void contexts_sp_written(unsigned index, bool switched)
 {
     VcpuContexts *vc = vcpu_contexts(index);

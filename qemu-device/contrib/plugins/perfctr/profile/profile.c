@@ -195,8 +195,8 @@ static void charge_block(Block *block, uint64_t node, uint64_t amount)
 }
 
 /* A call by the last instruction of block, to callee */
-static void call(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
-                 uint64_t callee)
+static void call(Vcpu *v, unsigned index, Block *block, uint64_t site,
+                 uint64_t ret, uint64_t callee)
 {
     if (!block->calls || block->callee != callee) {
         block->calls = pair_counter(arcs, site, callee);
@@ -207,7 +207,8 @@ static void call(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
         block->callee_node = calltree_child(v->calls->node, site);
         block->caller_node = v->calls->node;
     }
-    calltree_push(v->calls, block->callee_node, ret);
+    calltree_push(v->calls, block->callee_node, ret,
+                  contexts_stack_pointer(index));
 }
 
 /*
@@ -225,6 +226,47 @@ static bool returns_into_caller(const CallStack *c, uint64_t pc)
     }
     f = address_range_find(config->functions, n, c->stack[c->depth - 1].ret);
     return f < n && f == address_range_find(config->functions, n, pc);
+}
+
+/* Whether a branch from site to pc leaves the function it is in */
+static bool leaves_function(uint64_t site, uint64_t pc)
+{
+    unsigned n = config->n_functions;
+
+    return n && address_range_find(config->functions, n, site) !=
+                address_range_find(config->functions, n, pc);
+}
+
+/*
+ * The frame a return to pc, which no frame returns to, unwinds to as a
+ * longjmp does (MicroPython's nlr_jump, setjmp's kin): the frame of a
+ * call made from pc's function with the stack pointer the return left
+ * (sp), or the nearest above it; -1 if no frame was made there
+ */
+static int longjmp_frame(const CallStack *c, uint64_t pc, uint64_t sp)
+{
+    unsigned n = config->n_functions;
+    unsigned f, i;
+    int found = -1;
+
+    if (!n || sp == UINT64_MAX || c->depth_lost) {
+        return -1;
+    }
+    f = address_range_find(config->functions, n, pc);
+    if (f == n) {
+        return -1;
+    }
+    for (i = c->depth; i-- > 0;) {
+        const Frame *frame = &c->stack[i];
+
+        if (frame->sp > sp) {
+            break;      /* made further up the stack than it returned to */
+        }
+        if (address_range_find(config->functions, n, frame->ret) == f) {
+            found = i;
+        }
+    }
+    return found;
 }
 
 /*
@@ -252,7 +294,7 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
             return;                     /* a conditional call not taken */
         }
         if (!last.direct || next == last.target) {
-            call(v, block, site, fall, next);
+            call(v, index, block, site, fall, next);
             return;
         }
         break;
@@ -267,6 +309,13 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
             return;
         }
         if (next != fall) {
+            int frame = longjmp_frame(v->calls, next,
+                                      contexts_stack_pointer(index));
+
+            if (frame >= 0) {
+                calltree_pop_frame(v->calls, frame);
+                return;
+            }
             /* To a caller we did not see: maybe another task's */
             contexts_unmatched_return(index, next);
         }
@@ -281,6 +330,15 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
             /* A return through another register: bx ip in mcount */
             calltree_pop_to(v->calls, next);
             return;
+        }
+        if (!last.direct && leaves_function(site, next)) {
+            /* Thumb-1's longjmp returns with bx r3 */
+            int frame = longjmp_frame(v->calls, next,
+                                      contexts_stack_pointer(index));
+
+            if (frame >= 0) {
+                calltree_pop_frame(v->calls, frame);
+            }
         }
         return;
     case INSN_OTHER:
