@@ -30,7 +30,9 @@
  *                    PERFCTR_EVENT_CYCLES, out=FILE gets the totals
  *   functions=FILE   the image's functions, "START END" a line: a branch
  *                    with link into its own function is a jump, not a
- *                    call (Armv6-M's far branches)
+ *                    call (Armv6-M's far branches); a return no frame
+ *                    expects unwinds to the function it lands in
+ *                    (switch helpers, longjmp)
  *   windows=functions
  *                    a window on each function of functions=
  *   window=START-END also count the cycles and instructions executed at
