@@ -69,9 +69,11 @@ def run(ctx, board, image, **options):
 
 def command(ctx, board, image, workdir, **options):
     """The QEMU command line that boots image on board with the
-    RunConfig options, its files in workdir."""
-    return perfcounter.RunConfig(perfcounter.Target(image, board),
-                                 **options).command(ctx.qemu, workdir)
+    RunConfig options, its files written in workdir."""
+    config = perfcounter.RunConfig(perfcounter.Target(image, board),
+                                   **options)
+    config.write_files(workdir)
+    return config.command(ctx.qemu, workdir)
 
 
 def run_image(ctx, board, relpath, **options):

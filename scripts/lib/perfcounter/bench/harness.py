@@ -51,8 +51,9 @@ class Harness:
     def command(self, board, image, **options):
         """The QEMU command of a run of image on board (RunConfig's
         options), writing its files in the harness's work directory."""
-        return RunConfig(Target(image, board), **options).command(
-            self.qemu, self.workdir)
+        config = RunConfig(Target(image, board), **options)
+        config.write_files(self.workdir)
+        return config.command(self.qemu, self.workdir)
 
     def run(self, board, image, **options):
         """Boot image on board once; the Result (output captured)."""

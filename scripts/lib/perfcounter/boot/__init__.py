@@ -51,6 +51,7 @@ def launch(config, qemu, workdir, echo=False, verbose=False, stop=None,
            started=None):
     """Run QEMU for config until the run ends: how it Exited (the
     qemu_process options, for run() and a Session)."""
+    config.write_files(workdir)
     return qemu_process.launch(
         config.command(qemu, Path(workdir)), config.board,
         timeout=config.timeout, capture=not echo, keep=echo,

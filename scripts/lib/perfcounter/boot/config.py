@@ -5,6 +5,7 @@ arguments among them, quoting what QEMU's option syntax needs quoted.
 
     config = RunConfig(target, profile=EXACT, cycles=True,
                        stop_at=(("report", 3),))
+    config.write_files(workdir)         # what the command reads
     argv = config.command(qemu, workdir)
 
 Nothing else builds a -plugin or a -device argument, and nothing parses
@@ -328,16 +329,20 @@ class RunConfig:
         """Whether QEMU reads the run's terminal (a Serial's terminal)."""
         return any(s.terminal for s in self.serials)
 
-    def command(self, qemu, workdir):
-        """The QEMU command line (a list) that boots the target: its UARTs
-        and semihosting on QEMU's stdout (or the console file), every
-        counter core, -icount, the plugin, QMP, the extra arguments.
-        Writes the files the plugin reads into workdir."""
-        board = self.board
+    def write_files(self, workdir):
+        """Write the files the command reads into workdir: the image's
+        functions for the plugin."""
         if self.plugin and self.uses_functions:
             self.functions_file(workdir).write_text("".join(
                 f"{start:#x} {end:#x}\n"
                 for start, end, _ in self.target.function_ranges))
+
+    def command(self, qemu, workdir):
+        """The QEMU command line (a list) that boots the target: its UARTs
+        and semihosting on QEMU's stdout (or the console file), every
+        counter core, -icount, the plugin, QMP, the extra arguments;
+        the files it names in workdir are write_files()'s."""
+        board = self.board
         cmd = headless(qemu, board, serial=False, cpu=self.cpu) + \
             self.serial_args()
         cmd += ["-chardev", "stdio,id=guest-stdio", "-semihosting-config",
