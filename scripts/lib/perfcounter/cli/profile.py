@@ -23,7 +23,8 @@ from perfcounter.results import readout
 from perfcounter.boot import qemu_process, run, stops
 from perfcounter.boot.signals import Signals
 from perfcounter.boot.config import (DEFAULT_BAUD, DEFAULT_PERIOD,
-                                     DEFAULT_TIMEOUT, RunConfig, Serial)
+                                     DEFAULT_TIMEOUT, EXACT, RunConfig,
+                                     Serial)
 from perfcounter.target import BuildOptions, Target
 
 EXAMPLES = ["checksum", "two_cores", "event_sampling", "counter_extension"]
@@ -277,6 +278,11 @@ def parse_args(argv):
                      help="also write the call stacks in speedscope's "
                      "own JSON file format (open it at speedscope.app or "
                      "with the speedscope command)")
+    hot.add_argument("--coverage", type=Path, metavar="FILE",
+                     help="also write the run's line and function "
+                     "coverage, exact, as an LCOV tracefile (genhtml, "
+                     "gcovr); needs the image's DWARF (-g) and the exact "
+                     "profile, which it turns on")
     run.add_argument("--qmp", type=Path, metavar="SOCKET",
                      help="serve QMP on the UNIX socket SOCKET while the "
                      "guest runs: scripts/readout SOCKET prints the live "
@@ -420,6 +426,11 @@ def check_files(parser, args):
                      f"ELF image")
     if args.gprof and args.sample is None:
         args.sample = DEFAULT_PERIOD
+    if args.coverage:
+        if args.sample not in (None, EXACT):
+            parser.error("--coverage counts every instruction: give "
+                         "--sample=exact or no --sample")
+        args.sample = EXACT
     if (args.gmon or args.stacks or args.flamegraph or args.speedscope
             or args.per_task) and args.sample is None:
         parser.error("--gmon, --stacks, --flamegraph, --speedscope and "
@@ -531,7 +542,8 @@ def output_options(args, target):
         gprof_unit=args.gprof_unit, gprof_call_graph=args.gprof,
         host_report=args.host_report, chart=args.chart, svg=args.svg,
         json=args.json, timeline=args.timeline, baseline=args.baseline,
-        thresholds=dict(args.threshold), junit=args.junit)
+        thresholds=dict(args.threshold), junit=args.junit,
+        coverage=args.coverage)
 
 
 def announce(config):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from perfcounter.errors import Failure
 from perfcounter.messages import say
-from perfcounter.outputs import (charts, cycles, gate, gprof, hotspots,
-                                 json_report, timeline)
+from perfcounter.outputs import (charts, coverage, cycles, gate, gprof,
+                                 hotspots, json_report, timeline)
 from perfcounter.results import readout
 from perfcounter.boot import qemu_process
 
@@ -30,7 +30,8 @@ class OutputOptions:
     workflow (the guest's own call counts, and gprof's call graph);
     host_report: "auto", "always" or "never"; chart: a text bar chart;
     svg, json, timeline: files; baseline: an earlier --json file to gate
-    against, with thresholds ({key: gate.Threshold}) and junit.
+    against, with thresholds ({key: gate.Threshold}) and junit;
+    coverage: an LCOV tracefile (with the exact profile).
     """
     gmon: Path = None
     stacks: Path = None
@@ -47,6 +48,7 @@ class OutputOptions:
     baseline: Path = None
     thresholds: dict = field(default_factory=dict)
     junit: Path = None
+    coverage: Path = None
 
 
 def wrote(path):
@@ -77,6 +79,10 @@ def write(result, options):
     if options.json:
         json_report.write(options.json, doc)
         wrote(options.json)
+    if options.coverage:
+        coverage.write(options.coverage, result)
+        say(f"coverage: {coverage.summary(result)}; LCOV in "
+            f"{options.coverage}")
     if options.timeline:
         timeline.warn_dropped(cores)
         timeline.write(options.timeline, result)

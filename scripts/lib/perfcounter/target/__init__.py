@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 
 from perfcounter.errors import Failure
-from perfcounter.target import bootable, elf, rtos
+from perfcounter.target import bootable, elf, lines, rtos
 
 
 @dataclass(frozen=True)
@@ -138,6 +138,11 @@ class Target:
         """addr as 'function+0xoff', or None outside every function."""
         image = self.readable
         return image.function_at(addr) if image else None
+
+    @cached_property
+    def line_table(self):
+        """Its source lines (lines.LineTable), read from DWARF once."""
+        return lines.read(self.path)
 
     @cached_property
     def rtos_layout(self):

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: MIT
+"""An image's source lines, from its DWARF line table (Debian's
+pyelftools): which addresses each line of each compilation unit's
+files compiled to, and where each function begins in its source.
+
+A function's first row (its prologue) is counted on the function's
+declaration line (DW_AT_decl_line), as gcov does, and on its own line
+unless that is the opening brace alone.
+"""
+
+import os
+from dataclasses import dataclass, field
+
+from elftools.common.exceptions import DWARFError, ELFError
+from elftools.elf.elffile import ELFFile
+
+
+@dataclass
+class LineTable:
+    """rows: sorted [(start, end, file, line)], an address range of
+    code and the source line it came from; functions: {(file, name):
+    (line, entry address)} of the functions with code."""
+    rows: list = field(default_factory=list)
+    functions: dict = field(default_factory=dict)
+
+    @property
+    def files(self):
+        return sorted({r[2] for r in self.rows})
+
+
+def read(path):
+    """The LineTable of the ELF image at path (empty without DWARF)."""
+    table = LineTable()
+    try:
+        with open(path, "rb") as f:
+            elf = ELFFile(f)
+            if not elf.has_dwarf_info():
+                return table
+            dwarf = elf.get_dwarf_info()
+            for cu in dwarf.iter_CUs():
+                _read_unit(dwarf, cu, table)
+    except (ELFError, DWARFError, OSError):
+        return LineTable()
+    table.rows.sort()
+    return table
+
+
+def _text(value):
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) \
+        else value
+
+
+def _file_names(program, comp_dir):
+    """{file index: absolute path} of a line program's files."""
+    header = program.header
+    dirs = [comp_dir] + [_text(d) for d in header["include_directory"]]
+    first = 0 if header["version"] >= 5 else 1
+    if header["version"] >= 5:
+        dirs = [_text(d) for d in header["include_directory"]] or [comp_dir]
+    names = {}
+    for i, entry in enumerate(header["file_entry"]):
+        directory = dirs[entry.dir_index] if entry.dir_index < len(dirs) \
+            else comp_dir
+        name = os.path.join(comp_dir, directory, _text(entry.name))
+        names[i + first] = os.path.normpath(name)
+    return names
+
+
+def _read_unit(dwarf, cu, table):
+    top = cu.get_top_DIE()
+    comp_dir = _text(top.attributes["DW_AT_comp_dir"].value) \
+        if "DW_AT_comp_dir" in top.attributes else ""
+    program = dwarf.line_program_for_CU(cu)
+    if program is None:
+        return
+    names = _file_names(program, comp_dir)
+    declared = _declarations(top, names)
+    previous = None
+    for entry in program.get_entries():
+        state = entry.state
+        if state is None:
+            continue
+        if previous and state.address > previous.address:
+            file = names.get(previous.file)
+            lines = [previous.line]
+            if previous.address in declared:
+                entry_file, decl_line = declared[previous.address]
+                if entry_file == file and decl_line != previous.line:
+                    lines = [decl_line] + ([] if _brace(file, previous.line)
+                                           else [previous.line])
+            for line in lines:
+                if file and line:
+                    table.rows.append((previous.address, state.address,
+                                       file, line))
+        previous = None if state.end_sequence else state
+    for address, (file, line, name) in _entries(top, names).items():
+        table.functions[(file, name)] = (line, address)
+
+
+_sources = {}
+
+
+def _brace(file, line):
+    """Whether line of file is an opening brace alone (a function's,
+    whose entry gcov counts on the declaration line)."""
+    if file not in _sources:
+        try:
+            with open(file, errors="replace") as f:
+                _sources[file] = f.read().splitlines()
+        except OSError:
+            _sources[file] = []
+    text = _sources[file]
+    return 0 < line <= len(text) and text[line - 1].strip() == "{"
+
+
+def _subprograms(die):
+    for child in die.iter_children():
+        if child.tag == "DW_TAG_subprogram":
+            yield child
+        elif child.tag == "DW_TAG_namespace":
+            yield from _subprograms(child)
+
+
+def _entries(top, names):
+    """{entry address: (file, declaration line, name)} of the unit's
+    functions with code."""
+    out = {}
+    for die in _subprograms(top):
+        attrs = die.attributes
+        if not {"DW_AT_low_pc", "DW_AT_decl_line", "DW_AT_name"} <= \
+                attrs.keys() or "DW_AT_decl_file" not in attrs:
+            continue
+        file = names.get(attrs["DW_AT_decl_file"].value)
+        if file:
+            out[attrs["DW_AT_low_pc"].value & ~1] = (
+                file, attrs["DW_AT_decl_line"].value,
+                _text(attrs["DW_AT_name"].value))
+    return out
+
+
+def _declarations(top, names):
+    """{entry address: (file, declaration line)}: where each function's
+    first row is counted."""
+    return {address: (file, line)
+            for address, (file, line, _) in _entries(top, names).items()}

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: MIT
+"""--coverage on every board: the LCOV tracefile of a program built at
+-O0 (tests/programs/coverage.c) agrees line by line, count for count,
+with gcov's for the same source built natively with --coverage, but
+for a closing brace after a return, a line of its own here; genhtml
+renders it; lcov -a merges two runs' files into their sums; a sampled
+profile is refused."""
+
+import gzip
+import json
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+from perfcounter.paths import REPO
+
+PER_BOARD = True
+SOURCE = REPO / "tests" / "programs" / "coverage.c"
+
+
+def profile(*args, cwd):
+    return subprocess.run([str(REPO / "scripts" / "profile"),
+                           *map(str, args)], cwd=cwd,
+                          stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=300)
+
+
+def gcov_lines(ctx):
+    """{line: count} of coverage.c run natively, as gcov counts it."""
+    if "gcov" not in ctx.cache:
+        with tempfile.TemporaryDirectory() as tmp:
+            subprocess.run(["gcc", "-O0", "--coverage", str(SOURCE), "-o",
+                            "native"], cwd=tmp, check=True)
+            subprocess.run(["./native"], cwd=tmp, check=True)
+            subprocess.run(["gcov", "--json-format", "native-coverage.gcda"],
+                           cwd=tmp, check=True, capture_output=True)
+            with gzip.open(Path(tmp) / "native-coverage.gcov.json.gz") as f:
+                doc = json.load(f)
+        source, = [f for f in doc["files"] if f["file"].endswith(
+            "coverage.c")]
+        ctx.cache["gcov"] = {line["line_number"]: line["count"]
+                             for line in source["lines"]}
+    return ctx.cache["gcov"]
+
+
+def records(info, name="coverage.c"):
+    """{tag: [values]} of the record of the file named name."""
+    out = {}
+    text = Path(info).read_text()
+    record = re.search(rf"^SF:\S*/{re.escape(name)}\n(.*?)^end_of_record",
+                       text, re.M | re.S)
+    assert record, text
+    for line in record.group(1).splitlines():
+        tag, _, value = line.partition(":")
+        out.setdefault(tag, []).append(value)
+    return out
+
+
+def da(info):
+    return {int(line): int(count) for line, count in
+            (v.split(",") for v in records(info)["DA"])}
+
+
+def test_coverage_agrees_with_gcov_at_O0(ctx, board):
+    expected = gcov_lines(ctx)
+    source_lines = SOURCE.read_text().splitlines()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = profile("--board", board.name, SOURCE, "-O", "0",
+                       "--coverage", "cov.info", cwd=tmp)
+        assert proc.returncode == 0, proc.stderr
+        ours = da(Path(tmp) / "cov.info")
+        functions = records(Path(tmp) / "cov.info")
+    assert {n: ours.get(n) for n in expected} == expected
+    extra = {n for n in ours if n not in expected}
+    assert extra and all(source_lines[n - 1].strip() == "}"
+                         for n in extra), extra
+    assert sorted(functions["FNDA"]) == ["0,never_called", "1,main",
+                                         "1,sum_to", "2,classify"]
+    assert functions["FNH"] == ["3"] and functions["LH"] == \
+        [str(sum(1 for n in ours.values() if n))]
+    assert re.search(r"coverage: lines [\d.]+% \(\d+ of \d+\), functions",
+                     proc.stderr), proc.stderr
+
+
+def test_coverage_renders_and_merges(ctx, board):
+    """genhtml renders a run's file; lcov -a adds two runs'."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        image = tmp / "coverage.elf"
+        ok = profile("--board", board.name, SOURCE, "-O", "0", "-o", image,
+                     "--coverage", "a.info", cwd=tmp)
+        assert ok.returncode == 0, ok.stderr
+        again = profile("--board", board.name, image, "--coverage",
+                        "b.info", cwd=tmp)
+        assert again.returncode == 0, again.stderr
+        subprocess.run(["lcov", "-q", "-a", "a.info", "-a", "b.info", "-o",
+                        "sum.info"], cwd=tmp, check=True,
+                       capture_output=True)
+        html = subprocess.run(["genhtml", "-q", "-o", "html", "sum.info"],
+                              cwd=tmp, capture_output=True, text=True)
+        assert html.returncode == 0, html.stderr
+        page = next((tmp / "html").rglob("coverage.c.gcov.html")).read_text()
+        one, both = da(tmp / "a.info"), da(tmp / "sum.info")
+    assert both == {n: 2 * c for n, c in one.items()}
+    assert "never_called" in page or "sum_to" in page
+
+
+def test_coverage_needs_every_instruction(ctx, board):
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = profile("--board", board.name, SOURCE, "--sample=1000",
+                       "--coverage", "cov.info", cwd=tmp)
+    assert proc.returncode == 2
+    line, = proc.stderr.strip().splitlines()
+    assert "--coverage counts every instruction: give --sample=exact or " \
+        "no --sample" in line, proc.stderr
