@@ -103,7 +103,7 @@ def standin(top, seconds):
 
 def test_two_cold_runs_race_one_build(ctx, board):
     with tempfile.TemporaryDirectory() as top:
-        procs = [standin(top, 2) for _ in range(2)]
+        procs = [standin(top, 3) for _ in range(2)]
         results = [(p.wait(timeout=60), *p.communicate()) for p in procs]
         builds = (Path(top) / "builds").read_text().splitlines()
     for code, out, err in results:

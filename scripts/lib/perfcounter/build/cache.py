@@ -3,7 +3,7 @@
 
 Every cached build (Debian's QEMU source, the QEMU builds, each board's
 firmware build) is built by one run at a time, under a lock that the
-others wait on, saying so.  A build is trusted only once it is
+others wait on, saying so when the wait is not a moment's.  A build is trusted only once it is
 published: a stamp beside it (PATH.published, what it was built from)
 is written atomically after the build succeeded.  A build that did not
 finish (killed, disk full, a failed step) leaves its marker
@@ -22,6 +22,7 @@ from pathlib import Path
 
 from perfcounter.messages import say
 
+QUIET_SECONDS = 1           # a wait this short goes unsaid
 REPORT_EVERY_SECONDS = 30
 
 
@@ -44,19 +45,24 @@ def locked(path, what):
     lock_path = _beside(path, ".lock")
     lock_path.parent.mkdir(parents=True, exist_ok=True)
     with open(lock_path, "a+") as lock:
-        if not _try_lock(lock):
-            lock.seek(0)
-            # Empty if the holder has not written its pid yet
-            holder = lock.read().strip() or "another run"
-            say(f"waiting: {holder} is building {what} (lock {lock_path})")
-            start = time.monotonic()
-            next_report = start + REPORT_EVERY_SECONDS
-            while not _try_lock(lock):
-                time.sleep(0.1)
-                if time.monotonic() >= next_report:
-                    say(f"still waiting for {what} "
-                        f"({time.monotonic() - start:.0f} s)")
-                    next_report += REPORT_EVERY_SECONDS
+        start = time.monotonic()
+        said = False
+        next_report = start + QUIET_SECONDS
+        while not _try_lock(lock):
+            # A check that an up-to-date build is up to date holds the
+            # lock a moment: only a real wait is worth a line
+            if time.monotonic() >= next_report:
+                lock.seek(0)
+                # Empty if the holder has not written its pid yet
+                holder = lock.read().strip() or "another run"
+                say(f"still waiting for {what} "
+                    f"({time.monotonic() - start:.0f} s)" if said else
+                    f"waiting: {holder} is building {what} "
+                    f"(lock {lock_path})")
+                said = True
+                next_report += REPORT_EVERY_SECONDS
+            time.sleep(0.1)
+        if said:
             say(f"{what}: ready after waiting "
                 f"{time.monotonic() - start:.1f} s")
         lock.truncate(0)
