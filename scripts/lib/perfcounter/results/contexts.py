@@ -78,8 +78,8 @@ def _entry_name(image, addr):
     An AArch64 table's first slot is at the table's own label (VBAR + 0,
     a synchronous exception from SP_EL0): there the branch names it."""
     name = image.function_name(addr)
-    if not name.startswith("0x"):
-        return name
+    if not name.startswith("0x") and name not in image.routines:
+        return name             # (a label may be a vector table's)
     target = _vector_target(image, addr)
     if target is not None and target != addr and image.machine == "AArch64":
         return _entry_name(image, target)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from elftools.common.exceptions import ELFError
-from elftools.elf.constants import P_FLAGS
+from elftools.elf.constants import P_FLAGS, SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
 from perfcounter.errors import Failure
@@ -47,6 +47,8 @@ class Image:
     functions: list = field(default_factory=list)   # sorted (addr, size, name)
     symbols: dict = field(default_factory=dict)     # name: value
     entry: int = 0                                  # where it starts
+    routines: set = field(default_factory=set)      # functions that are
+    #                                                 assembly labels
     _starts: list = field(default=None, repr=False, compare=False)
 
     def function_name(self, addr):
@@ -136,16 +138,44 @@ def read(path):
 
 
 def _read_symbols(image, elf):
+    code = {i for i, section in enumerate(elf.iter_sections())
+            if section["sh_flags"] & SH_FLAGS.SHF_EXECINSTR}
+    labels = []
     for section in elf.iter_sections("SHT_SYMTAB"):
         for symbol in section.iter_symbols():
             if not symbol.name:
                 continue
             image.symbols[symbol.name] = symbol["st_value"]
-            if symbol["st_info"]["type"] == "STT_FUNC":
+            kind = symbol["st_info"]["type"]
+            if kind == "STT_FUNC":
                 # Thumb functions have bit 0 set
                 image.functions.append((symbol["st_value"] & ~1,
                                         symbol["st_size"], symbol.name))
+            elif kind == "STT_NOTYPE" and symbol["st_shndx"] in code and \
+                    symbol["st_info"]["bind"] == "STB_GLOBAL":
+                labels.append((symbol["st_value"], symbol.name))
     image.functions = _sized(sorted(image.functions), image.segments)
+    routines = _routines(labels, image)
+    image.routines = {name for _, _, name in routines}
+    image.functions = _sized(sorted(image.functions + routines),
+                             image.segments)
+
+
+def _routines(labels, image):
+    """Of global labels in code (assembly without .type: picolibc's
+    sys_semihost on RISC-V), those outside every function and in
+    loaded code, as functions without a size: gprof names them so. Not
+    a linker script's markers (__text_end), which mark no code."""
+    starts = [f[0] for f in image.functions]
+    out = []
+    for addr, name in sorted(labels):
+        i = bisect.bisect_right(starts, addr) - 1
+        inside = i >= 0 and addr < starts[i] + max(image.functions[i][1], 1)
+        loaded = any(s.executable and s.addr <= addr < s.addr + s.size
+                     for s in image.segments)
+        if not inside and loaded and not name.startswith("__"):
+            out.append((addr, 0, name))
+    return out
 
 
 def _sized(functions, segments):
