@@ -86,6 +86,9 @@ def test_flat_profile_call_graph_and_cycles_of_every_function(board):
     work, leaf, main = functions["work"], functions["leaf"], \
         functions["main"]
     assert leaf["total"] == leaf["self"] > 600
+    if board.arch == "riscv32":
+        # picolibc's assembly routine without .type, named all the same
+        assert functions["sys_semihost"]["calls"] > 0, functions
     assert work["total"] == work["self"] + leaf["total"]
     assert main["total"] >= main["self"] + work["total"]
     if not cycles:
