@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """--coverage on every board: the LCOV tracefile of a program built at
 -O0 (tests/programs/coverage.c) agrees line by line, count for count,
-with gcov's for the same source built natively with --coverage, but
-for a closing brace after a return, a line of its own here; genhtml
+and branch by branch with gcov's for the same source built natively
+with --coverage, but for a closing brace after a return, a line of its
+own here; genhtml
 renders it; lcov -a merges two runs' files into their sums; a sampled
 profile is refused."""
 
@@ -27,20 +28,24 @@ def profile(*args, cwd):
 
 
 def gcov_lines(ctx):
-    """{line: count} of coverage.c run natively, as gcov counts it."""
+    """{line: (count, sorted counts of its branches' ways)} of
+    coverage.c run natively, as gcov counts them."""
     if "gcov" not in ctx.cache:
         with tempfile.TemporaryDirectory() as tmp:
             subprocess.run(["gcc", "-O0", "--coverage", str(SOURCE), "-o",
                             "native"], cwd=tmp, check=True)
             subprocess.run(["./native"], cwd=tmp, check=True)
-            subprocess.run(["gcov", "--json-format", "native-coverage.gcda"],
+            subprocess.run(["gcov", "--json-format", "--branch-probabilities",
+                            "native-coverage.gcda"],
                            cwd=tmp, check=True, capture_output=True)
             with gzip.open(Path(tmp) / "native-coverage.gcov.json.gz") as f:
                 doc = json.load(f)
         source, = [f for f in doc["files"] if f["file"].endswith(
             "coverage.c")]
-        ctx.cache["gcov"] = {line["line_number"]: line["count"]
-                             for line in source["lines"]}
+        ctx.cache["gcov"] = {
+            line["line_number"]: (line["count"], sorted(
+                b["count"] for b in line["branches"]))
+            for line in source["lines"]}
     return ctx.cache["gcov"]
 
 
@@ -62,16 +67,35 @@ def da(info):
             (v.split(",") for v in records(info)["DA"])}
 
 
+def brda(info):
+    """{line: sorted times of its branches' ways}"""
+    out = {}
+    for value in records(info).get("BRDA", []):
+        line, _, _, times = value.split(",")
+        out.setdefault(int(line), []).append(int(times))
+    return {line: sorted(times) for line, times in out.items()}
+
+
 def test_coverage_agrees_with_gcov_at_O0(ctx, board):
-    expected = gcov_lines(ctx)
+    """Lines and their counts, and each line's branches, which way and
+    how often (the machine's branch may test the opposite condition:
+    the ways are compared as a set)."""
+    gcov = gcov_lines(ctx)
+    expected = {n: count for n, (count, _) in gcov.items()}
+    branches = {n: ways for n, (_, ways) in gcov.items() if ways}
     source_lines = SOURCE.read_text().splitlines()
     with tempfile.TemporaryDirectory() as tmp:
         proc = profile("--board", board.name, SOURCE, "-O", "0",
                        "--coverage", "cov.info", cwd=tmp)
         assert proc.returncode == 0, proc.stderr
         ours = da(Path(tmp) / "cov.info")
+        ways = brda(Path(tmp) / "cov.info")
         functions = records(Path(tmp) / "cov.info")
     assert {n: ours.get(n) for n in expected} == expected
+    assert ways == branches
+    assert functions["BRF"] == [str(2 * len(branches))]
+    assert functions["BRH"] == [str(sum(1 for w in branches.values()
+                                        for t in w if t))]
     extra = {n for n in ours if n not in expected}
     assert extra and all(source_lines[n - 1].strip() == "}"
                          for n in extra), extra
@@ -94,15 +118,18 @@ def test_coverage_renders_and_merges(ctx, board):
         again = profile("--board", board.name, image, "--coverage",
                         "b.info", cwd=tmp)
         assert again.returncode == 0, again.stderr
-        subprocess.run(["lcov", "-q", "-a", "a.info", "-a", "b.info", "-o",
-                        "sum.info"], cwd=tmp, check=True,
-                       capture_output=True)
-        html = subprocess.run(["genhtml", "-q", "-o", "html", "sum.info"],
+        subprocess.run(["lcov", "-q", "--rc", "lcov_branch_coverage=1",
+                        "-a", "a.info", "-a", "b.info", "-o", "sum.info"],
+                       cwd=tmp, check=True, capture_output=True)
+        html = subprocess.run(["genhtml", "-q", "--branch-coverage", "-o",
+                               "html", "sum.info"],
                               cwd=tmp, capture_output=True, text=True)
         assert html.returncode == 0, html.stderr
         page = next((tmp / "html").rglob("coverage.c.gcov.html")).read_text()
         one, both = da(tmp / "a.info"), da(tmp / "sum.info")
+        ways, summed = brda(tmp / "a.info"), brda(tmp / "sum.info")
     assert both == {n: 2 * c for n, c in one.items()}
+    assert summed == {n: [2 * t for t in w] for n, w in ways.items()}
     assert "never_called" in page or "sum_to" in page
 
 

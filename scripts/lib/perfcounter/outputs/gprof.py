@@ -1,22 +1,14 @@
 # SPDX-License-Identifier: MIT
 """The board's stock GNU gprof, from Debian's cross binutils."""
 
-import shutil
 import subprocess
 
 from perfcounter.errors import Failure
-
-TOOLS = {"arm": "arm-none-eabi-gprof",
-         "aarch64": "aarch64-linux-gnu-gprof",
-         "riscv32": "riscv64-unknown-elf-gprof"}
+from perfcounter.target import disassembly
 
 
 def tool(board):
-    name = TOOLS[board.arch]
-    if not shutil.which(name):
-        raise Failure(f"{name} is missing; it comes with Debian's cross "
-                      f"binutils (scripts/lib/host-packages.sh installs it)")
-    return name
+    return disassembly.tool(board, "gprof")
 
 
 def run(target, gmon, *options):

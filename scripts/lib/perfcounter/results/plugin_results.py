@@ -57,6 +57,7 @@ class PluginResults:
     depth_lost: int = 0             # calls deeper than the plugin tracks
     histogram: dict = field(default_factory=dict)   # pc: count
     arcs: dict = field(default_factory=dict)        # (site, callee): calls
+    branches: dict = field(default_factory=dict)    # (site, taken): times
     nodes: dict = field(default_factory=dict)       # node: (parent, site)
     stacks: dict = field(default_factory=dict)      # (node, pc): count
     cycles_model: str = ""          # the timing model, if one ran
@@ -152,6 +153,8 @@ def read(path):
             p.histogram[values[0]] = values[1]
         elif tag == "arc":
             p.arcs[values[0], values[1]] = values[2]
+        elif tag == "branch":
+            p.branches[values[0], bool(values[1])] = values[2]
         elif tag == "node":
             p.nodes[values[0]] = (values[1], values[2])
         elif tag == "stack":

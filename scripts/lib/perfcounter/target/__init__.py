@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 
 from perfcounter.errors import Failure
-from perfcounter.target import bootable, elf, lines, rtos
+from perfcounter.target import bootable, disassembly, elf, lines, rtos
 
 
 @dataclass(frozen=True)
@@ -143,6 +143,11 @@ class Target:
     def line_table(self):
         """Its source lines (lines.LineTable), read from DWARF once."""
         return lines.read(self.path)
+
+    @cached_property
+    def conditional_branches(self):
+        """The addresses of its conditional direct branches (objdump)."""
+        return disassembly.conditional_branches(self)
 
     @cached_property
     def rtos_layout(self):

@@ -191,7 +191,7 @@ def _gprof_sum(board_name, image, gmons, dest):
     """gprof -s of gmons (for image) into dest."""
     from perfcounter import boards
     from perfcounter.outputs import gprof
-    tool = gprof.TOOLS[boards.get(board_name).arch]
+    tool = gprof.tool(boards.get(board_name))
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.run([tool, "-s", str(image)] +
                               [str(g) for g in gmons], cwd=tmp,

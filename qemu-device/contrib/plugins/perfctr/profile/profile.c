@@ -75,6 +75,8 @@ typedef struct Block {
     uint64_t *calls;
     uint64_t caller_node;           /* its call was made from */
     uint64_t callee_node;
+    uint64_t *outcomes[2];          /* its conditional branch: not taken,
+                                       taken (branches' entries) */
 } Block;
 
 /* Per vCPU, in the translated code */
@@ -117,6 +119,8 @@ static GPtrArray *blocks;
 static PairTable *histogram;    /* sampling: (pc, 0) -> samples */
 static PairTable *charges;      /* (node, pc) -> instructions or samples */
 static PairTable *arcs;         /* (call site, callee) -> calls */
+/* Exact: (conditional branch, 1 if taken) -> times (coverage's) */
+static PairTable *branches;
 static uint32_t sp_bit;         /* the stack pointer in InsnTiming.writes */
 
 static void enter(void)
@@ -287,6 +291,16 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
         if (executed >= block->n) {
             last = block->last;
         }
+    }
+    if (last.kind == INSN_BRANCH && last.conditional && last.direct &&
+        !config->period) {
+        /* Which way it went, for coverage */
+        bool taken = next != fall;
+
+        if (!block->outcomes[taken]) {
+            block->outcomes[taken] = pair_counter(branches, site, taken);
+        }
+        (*block->outcomes[taken])++;
     }
     switch (last.kind) {
     case INSN_CALL:
@@ -582,6 +596,7 @@ void profile_init(const PerfctrConfig *cfg)
     histogram = pair_table_new();
     charges = pair_table_new();
     arcs = pair_table_new();
+    branches = pair_table_new();
     calltree_init();
     sp_bit = isa_sp_mask(config->isa);
 }
@@ -773,12 +788,14 @@ void profile_restart(unsigned index, uint64_t not_begun)
     pair_table_clear(histogram);
     pair_table_clear(charges);
     pair_table_clear(arcs);
+    pair_table_clear(branches);
     for (b = 0; b < blocks->len; b++) {
         Block *block = g_ptr_array_index(blocks, b);
 
         /* Their cached entries went with the tables */
         memset(block->charged, 0, sizeof(block->charged));
         block->calls = NULL;
+        block->outcomes[0] = block->outcomes[1] = NULL;
         for (i = 0; block->counts && i < block->n; i++) {
             qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
 
@@ -851,6 +868,7 @@ void profile_write(FILE *out)
     }
     pair_table_write(histogram, out, "pc", false);
     pair_table_write(arcs, out, "arc", true);
+    pair_table_write(branches, out, "branch", true);
     calltree_write(out);
     pair_table_write(charges, out, "stack", true);
     leave();

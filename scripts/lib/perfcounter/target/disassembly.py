@@ -1,0 +1,50 @@
+# SPDX-License-Identifier: MIT
+"""What the image's machine code holds, read with the board's GNU
+objdump from Debian's cross binutils: its conditional direct branches
+(coverage's branch records list every one, executed or not).  The cross
+tools' names are here, their one owner."""
+
+import re
+import shutil
+import subprocess
+
+from perfcounter.errors import Failure
+
+PREFIXES = {"arm": "arm-none-eabi-", "aarch64": "aarch64-linux-gnu-",
+            "riscv32": "riscv64-unknown-elf-"}
+_CONDITIONS = "eq|ne|cs|hs|cc|lo|mi|pl|vs|vc|hi|ls|ge|lt|gt|le"
+# The mnemonics of a conditional branch to a fixed target, per
+# architecture (what the plugin counts taken and not taken)
+CONDITIONAL = {
+    "arm": re.compile(rf"b(?:{_CONDITIONS})(?:\.[nw])?|cbn?z"),
+    "aarch64": re.compile(rf"b\.(?:{_CONDITIONS})|cbn?z|tbn?z"),
+    "riscv32": re.compile(r"(?:c\.)?b(?:eq|ne|lt|ge|ltu|geu|eqz|nez|lez|"
+                          r"gez|ltz|gtz|gt|le|gtu|leu)"),
+}
+_LINE = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)")
+
+
+def tool(board, name):
+    """The board's cross tool name ('objdump', 'gprof'), installed."""
+    path = PREFIXES[board.arch] + name
+    if not shutil.which(path):
+        raise Failure(f"{path} is missing; it comes with Debian's cross "
+                      f"binutils (scripts/lib/host-packages.sh installs it)")
+    return path
+
+
+def conditional_branches(target):
+    """The addresses of the image's conditional direct branches."""
+    proc = subprocess.run(
+        [tool(target.board, "objdump"), "-d", "--no-show-raw-insn",
+         str(target.path)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise Failure(f"objdump could not read {target.path}: "
+                      f"{proc.stderr.strip()}")
+    conditional = CONDITIONAL[target.board.arch]
+    sites = []
+    for line in proc.stdout.splitlines():
+        m = _LINE.match(line)
+        if m and conditional.fullmatch(m.group(2)):
+            sites.append(int(m.group(1), 16))
+    return sites
