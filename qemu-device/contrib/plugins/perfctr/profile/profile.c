@@ -75,8 +75,7 @@ typedef struct Block {
     uint64_t *calls;
     uint64_t caller_node;           /* its call was made from */
     uint64_t callee_node;
-    uint64_t *outcomes[2];          /* its conditional branch: not taken,
-                                       taken (branches' entries) */
+    uint64_t *outcomes[2];          /* its branch not taken, taken */
 } Block;
 
 /* Per vCPU, in the translated code */
