@@ -13,6 +13,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from perfcounter.outputs import coverage
 from perfcounter.paths import REPO
 
 EXAMPLE = REPO / "examples" / "pytest" / "test_shell.py"
@@ -235,3 +236,39 @@ def test_a_marker_gives_a_test_its_cpu(ctx):
     assert proc.returncode == 1, proc.stdout
     assert "PASSED test_it.py::test_with_zcmp" in proc.stdout, proc.stdout
     assert "FAILED test_it.py::test_without" in proc.stdout, proc.stdout
+
+
+def test_coverage_per_test_summed_and_merged(ctx, board):
+    """--firmware-coverage: each test's LCOV, their sum per image equal
+    to lcov -a's of them, and two shards merged by scripts/merge giving
+    the serial session's sum byte for byte."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        runs = {}
+        for name, options in [("serial", []), ("shard1", ["--shard", "1/2"]),
+                              ("shard2", ["--shard", "2/2"])]:
+            folder = tmp / name
+            folder.mkdir()
+            proc = pytest_run(ctx, board, folder, "--firmware-coverage",
+                              *options)
+            assert proc.returncode == 0, proc.stdout + proc.stderr
+            runs[name] = folder / "results"
+        merge = subprocess.run(
+            [str(MERGE), str(tmp / "merged"), str(runs["shard1"]),
+             str(runs["shard2"])], capture_output=True, text=True,
+            timeout=300)
+        assert merge.returncode == 0, merge.stderr
+        each = sorted((runs["serial"] / "tests").glob("*/coverage.info"))
+        summed, = (runs["serial"] / "profile").glob("*/coverage.info")
+        merged, = (tmp / "merged" / "profile").glob("*/coverage.info")
+        args = [a for path in each for a in ("-a", str(path))]
+        subprocess.run(["lcov", "-q", "--rc", "lcov_branch_coverage=1",
+                        *args, "-o", str(tmp / "lcov.info")], check=True,
+                       capture_output=True)
+        ours, theirs = summed.read_text(), (tmp / "lcov.info").read_text()
+        same = merged.read_bytes() == summed.read_bytes()
+    assert len(each) == 3
+    assert same
+    assert coverage.parse(ours) == coverage.parse(theirs)
+    assert any(n for c in coverage.parse(ours).values()
+               for n in c.lines.values())

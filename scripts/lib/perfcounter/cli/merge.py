@@ -2,7 +2,7 @@
 """scripts/merge: the results of a test session run as shards (each
 machine's --perfcounter-results DIR) merged into the one an unsharded
 session writes: results.json, junit.xml, durations.json, each test's
-outputs, the profiles summed per image; and the regression gate
+outputs, the profiles and coverage summed per image; and the regression gate
 against an earlier session's results."""
 
 import argparse

@@ -80,8 +80,9 @@ def write(result, options):
         json_report.write(options.json, doc)
         wrote(options.json)
     if options.coverage:
-        coverage.write(options.coverage, result)
-        say(f"coverage: {coverage.summary(result)}; LCOV in "
+        files = coverage.of_run(result)
+        coverage.write(options.coverage, files)
+        say(f"coverage: {coverage.summary(files)}; LCOV in "
             f"{options.coverage}")
     if options.timeline:
         timeline.warn_dropped(cores)

@@ -22,6 +22,7 @@ merged or moved count where their code went.
 
 import bisect
 import os
+from dataclasses import dataclass, field
 
 from perfcounter.errors import Failure
 
@@ -69,63 +70,120 @@ def branch_counts(result, files):
     return out
 
 
-def lcov(result, test_name=""):
-    """The LCOV tracefile's text."""
+@dataclass
+class FileCoverage:
+    """One source file's: {name: (line, calls)}, {line: executions},
+    {(line, block, way): times or None if it never ran}."""
+    functions: dict = field(default_factory=dict)
+    lines: dict = field(default_factory=dict)
+    branches: dict = field(default_factory=dict)
+
+
+def of_run(result):
+    """{file: FileCoverage} of a Result's exact profile."""
     counts = line_counts(result)
     if not counts:
         raise Failure(f"{result.target.path} has no line table (DWARF): "
                       f"build it with -g for --coverage")
     profile, table = result.plugin, result.target.line_table
-    branches = branch_counts(result, counts)
+    files = {file: FileCoverage(lines=dict(lines))
+             for file, lines in counts.items()}
+    for (file, name), (line, address) in table.functions.items():
+        if file in files:
+            files[file].functions[name] = (
+                line, profile.histogram.get(address, 0))
+    for file, lines in branch_counts(result, counts).items():
+        for line, sites in lines.items():
+            for block, outcome in enumerate(sites):
+                for way, times in enumerate(outcome or (None, None)):
+                    files[file].branches[line, block, way] = times
+    return files
+
+
+def lcov(files, test_name=""):
+    """The LCOV tracefile of {file: FileCoverage}."""
     out = []
-    for file in sorted(counts):
+    for file in sorted(files):
+        c = files[file]
+        functions = sorted((line, name, calls) for name, (line, calls)
+                           in c.functions.items())
         out += [f"TN:{test_name}", f"SF:{file}"]
-        functions = sorted((line, name, profile.histogram.get(address, 0))
-                           for (f, name), (line, address)
-                           in table.functions.items() if f == file)
         out += [f"FN:{line},{name}" for line, name, _ in functions]
-        out += [f"FNDA:{ran},{name}" for _, name, ran in functions]
+        out += [f"FNDA:{calls},{name}" for _, name, calls in functions]
         out += [f"FNF:{len(functions)}",
                 f"FNH:{sum(1 for f in functions if f[2])}"]
-        found = hit = 0
-        for line, sites in sorted(branches.get(file, {}).items()):
-            for block, outcome in enumerate(sites):
-                for branch, times in enumerate(outcome or (None, None)):
-                    out.append(f"BRDA:{line},{block},{branch},"
-                               f"{'-' if times is None else times}")
-                    found += 1
-                    hit += bool(times)
-        out += [f"BRF:{found}", f"BRH:{hit}"]
-        lines = counts[file]
-        out += [f"DA:{line},{lines[line]}" for line in sorted(lines)]
-        out += [f"LF:{len(lines)}",
-                f"LH:{sum(1 for n in lines.values() if n)}",
+        out += [f"BRDA:{line},{block},{way},{'-' if t is None else t}"
+                for (line, block, way), t in sorted(c.branches.items())]
+        out += [f"BRF:{len(c.branches)}",
+                f"BRH:{sum(1 for t in c.branches.values() if t)}"]
+        out += [f"DA:{line},{c.lines[line]}" for line in sorted(c.lines)]
+        out += [f"LF:{len(c.lines)}",
+                f"LH:{sum(1 for n in c.lines.values() if n)}",
                 "end_of_record"]
     return "\n".join(out) + "\n"
 
 
-def write(path, result):
+def parse(text, origin="LCOV"):
+    """{file: FileCoverage} of an LCOV tracefile (ours, or lcov's)."""
+    files = {}
+    c = None
+    for number, line in enumerate(text.splitlines(), 1):
+        tag, _, value = line.partition(":")
+        try:
+            if tag == "SF":
+                c = files.setdefault(value, FileCoverage())
+            elif tag == "FN":
+                at, name = value.split(",", 1)
+                c.functions[name] = (int(at), c.functions.get(
+                    name, (0, 0))[1])
+            elif tag == "FNDA":
+                calls, name = value.split(",", 1)
+                at = c.functions.get(name, (0, 0))[0]
+                c.functions[name] = (at, int(calls))
+            elif tag == "DA":
+                at, count = value.split(",")[:2]
+                c.lines[int(at)] = int(count)
+            elif tag == "BRDA":
+                at, block, way, times = value.split(",")
+                c.branches[int(at), int(block), int(way)] = \
+                    None if times == "-" else int(times)
+        except (AttributeError, ValueError):
+            raise Failure(f"{origin}:{number}: not an LCOV record: "
+                          f"{line}") from None
+    return files
+
+
+def add(into, more):
+    """Add {file: FileCoverage} more to into (runs, tests, shards)."""
+    for file, c in more.items():
+        t = into.setdefault(file, FileCoverage())
+        for name, (line, calls) in c.functions.items():
+            t.functions[name] = (line, t.functions.get(name, (0, 0))[1] +
+                                 calls)
+        for line, count in c.lines.items():
+            t.lines[line] = t.lines.get(line, 0) + count
+        for key, times in c.branches.items():
+            before = t.branches.get(key)
+            t.branches[key] = times if before is None else \
+                before + (times or 0)
+    return into
+
+
+def write(path, files):
     with open(path, "w") as f:
-        f.write(lcov(result))
+        f.write(lcov(files))
 
 
-def summary(result):
+def summary(files):
     """'lines 80.0% (40 of 50), functions 75.0% (3 of 4), branches
-    ...'."""
-    counts = line_counts(result)
-    found = sum(len(lines) for lines in counts.values())
-    hit = sum(1 for lines in counts.values() for n in lines.values() if n)
-    table, histogram = result.target.line_table, result.plugin.histogram
-    entries = [address for (file, _), (_, address)
-               in table.functions.items() if file in counts]
-    called = sum(1 for address in entries if histogram.get(address))
-    ways = [times for lines in branch_counts(result, counts).values()
-            for sites in lines.values() for outcome in sites
-            for times in (outcome or (0, 0))]
-    return (f"lines {_share(hit, found)}, functions "
-            f"{_share(called, len(entries))}, branches "
-            f"{_share(sum(1 for t in ways if t), len(ways))} of "
-            f"{len(counts)} source files")
+    70.0% (7 of 10) of 5 source files' of {file: FileCoverage}."""
+    lines = [n for c in files.values() for n in c.lines.values()]
+    calls = [n for c in files.values() for _, n in c.functions.values()]
+    ways = [t for c in files.values() for t in c.branches.values()]
+    return (f"lines {_share(sum(1 for n in lines if n), len(lines))}, "
+            f"functions {_share(sum(1 for n in calls if n), len(calls))}, "
+            f"branches {_share(sum(1 for t in ways if t), len(ways))} of "
+            f"{len(files)} source files")
 
 
 def _share(part, whole):

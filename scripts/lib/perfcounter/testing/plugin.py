@@ -16,6 +16,7 @@ Registered by its entry point (pytest11) when the package is installed,
 or with -p perfcounter.testing.plugin from a checkout (scripts/lib on
 PYTHONPATH).  Options: --firmware, --board, --cpu, --qemu-arg,
 --no-image-check, --cycles/--no-cycles, --sample, --sample-period,
+--firmware-coverage,
 --firmware-timeout, --perfcounter-results DIR, --shard K/N and
 --shard-durations FILE; markers firmware(...) and budget(...).  Each
 test's counts go to pytest's report as properties (so to --junitxml),
@@ -33,7 +34,8 @@ from perfcounter import boards
 from perfcounter.boot.config import DEFAULT_PERIOD, EXACT, RunConfig
 from perfcounter.boot.session import Session
 from perfcounter.errors import Failure
-from perfcounter.outputs import OutputOptions, hotspots, json_report
+from perfcounter.outputs import (OutputOptions, coverage, hotspots,
+                                 json_report)
 from perfcounter.target import Target
 from perfcounter.testing import results, shards
 
@@ -78,6 +80,11 @@ def pytest_addoption(parser):
     group.addoption("--sample", action="store_true", default=None,
                     help="profile each test: gmon.out and call stacks in "
                     "its results")
+    group.addoption("--firmware-coverage", action="store_true",
+                    help="each test's line, function and branch coverage "
+                    "of the firmware (exact: it counts every "
+                    "instruction), as LCOV in its results, summed per "
+                    "image")
     group.addoption("--sample-period", type=_period, default=DEFAULT_PERIOD,
                     metavar="PERIOD",
                     help="with --sample: a sample every PERIOD clocks "
@@ -181,6 +188,13 @@ def dut(request):
     sample = _option(item, "sample")
     if sample is True:
         sample = item.config.getoption("sample_period")
+    covered = item.config.getoption("firmware_coverage")
+    if covered:
+        if sample not in (None, EXACT):
+            pytest.fail("--firmware-coverage counts every instruction: "
+                        "--sample-period exact, or no --sample",
+                        pytrace=False)
+        sample = EXACT
     timeout = float(_option(item, "timeout"))
     qemu_args = tuple(_option(item, "qemu_args", ()))
     target = Target(Path(image).resolve(), board)
@@ -211,7 +225,7 @@ def dut(request):
         result = session.result or session.stop()
         test = summary(result, session)
         item.user_properties.extend(results.properties_of(test))
-        _write_outputs(outputs, result, test)
+        _write_outputs(outputs, result, test, covered)
         session.close()
 
 
@@ -234,7 +248,7 @@ def summary(result, session):
     }
 
 
-def _write_outputs(folder, result, test):
+def _write_outputs(folder, result, test, covered):
     doc = json_report.document(result)
     doc["steps"] = test["steps"]
     (folder / "run.json").write_text(json.dumps(doc, indent=2) + "\n")
@@ -242,6 +256,8 @@ def _write_outputs(folder, result, test):
         hotspots.write(result, OutputOptions(
             gmon=folder / "gmon.out", stacks=folder / "stacks.txt"),
             report=lambda message: None)
+    if covered:
+        coverage.write(folder / results.COVERAGE, coverage.of_run(result))
 
 
 @pytest.hookimpl(hookwrapper=True)

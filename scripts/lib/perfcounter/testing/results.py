@@ -13,9 +13,11 @@
                         merge to the very bytes of an unsharded run
     DIR/durations.json  each test's host seconds, for balancing shards
     DIR/tests/ID/       each test's outputs (run.json; gmon.out and
-                        stacks.txt when it was profiled)
+                        stacks.txt when it was profiled, coverage.info
+                        with --firmware-coverage)
     DIR/profile/IMAGE/  the profiles of every test that booted IMAGE,
-                        summed: gmon.out (gprof -s) and stacks.txt
+                        summed: gmon.out (gprof -s), stacks.txt and
+                        coverage.info (LCOV)
 """
 
 import json
@@ -27,6 +29,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from perfcounter.errors import Failure
+from perfcounter.outputs import coverage
 
 FORMAT = "perfcounter-tests"
 VERSION = 1
@@ -35,6 +38,7 @@ JUNIT = "junit.xml"
 DURATIONS = "durations.json"
 TESTS = "tests"
 PROFILE = "profile"
+COVERAGE = "coverage.info"
 # What a step and a run are counted in
 COUNTS = ("instructions", "cycles", "ns")
 
@@ -157,14 +161,16 @@ def write(folder, doc, durations=None):
 
 
 def sum_profiles(folder, doc, sources):
-    """folder/profile/IMAGE/{gmon.out,stacks.txt}: the profiles of every
-    test of doc that has them (in the folders of sources, a test's
-    outputs in SOURCE/tests/ID/), summed per image, in node id order."""
+    """folder/profile/IMAGE/{gmon.out,stacks.txt,coverage.info}: the
+    profiles and coverage of every test of doc that has them (in the
+    folders of sources, a test's outputs in SOURCE/tests/ID/), summed
+    per image, in node id order."""
     by_image = {}
     for nodeid, test in doc["tests"].items():
         for source in sources:
             outputs = Path(source).resolve() / TESTS / test_dir(nodeid)
-            if (outputs / "gmon.out").is_file() and test.get("image"):
+            if ((outputs / "gmon.out").is_file() or
+                    (outputs / COVERAGE).is_file()) and test.get("image"):
                 by_image.setdefault(test["image"], []).append(
                     (outputs, test["board"]))
                 break
@@ -181,10 +187,20 @@ def sum_profiles(folder, doc, sources):
                     else []:
                 key, _, count = line.rpartition(" ")
                 stacks[key] = stacks.get(key, 0) + int(count)
-        (out / "stacks.txt").write_text("".join(
-            f"{k} {stacks[k]}\n" for k in sorted(stacks)))
-        _gprof_sum(runs[0][1], image, [o / "gmon.out" for o, _ in runs],
-                   out / "gmon.out")
+        gmons = [o / "gmon.out" for o, _ in runs
+                 if (o / "gmon.out").is_file()]
+        if gmons:
+            (out / "stacks.txt").write_text("".join(
+                f"{k} {stacks[k]}\n" for k in sorted(stacks)))
+            _gprof_sum(runs[0][1], image, gmons, out / "gmon.out")
+        covered = {}
+        for outputs, _ in runs:
+            path = outputs / COVERAGE
+            if path.is_file():
+                coverage.add(covered, coverage.parse(path.read_text(),
+                                                     str(path)))
+        if covered:
+            coverage.write(out / COVERAGE, covered)
 
 
 def _gprof_sum(board_name, image, gmons, dest):
