@@ -10,6 +10,7 @@ profile is refused."""
 import gzip
 import json
 import re
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -141,3 +142,29 @@ def test_coverage_needs_every_instruction(ctx, board):
     line, = proc.stderr.strip().splitlines()
     assert "--coverage counts every instruction: give --sample=exact or " \
         "no --sample" in line, proc.stderr
+
+
+def test_coverage_of_the_files_chosen(ctx, board):
+    """--coverage-omit leaves the board support out, --coverage-include
+    keeps the program's file alone; a choice of nothing is refused."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        shutil.copy(SOURCE, tmp / "coverage.c")
+        omit = profile("--board", board.name, "coverage.c", "-O", "0",
+                       "--coverage", "omit.info", "--coverage-omit",
+                       "*/firmware/*", cwd=tmp)
+        include = profile("--board", board.name, "coverage.elf",
+                          "--coverage", "include.info",
+                          "--coverage-include", "cov*.c", cwd=tmp)
+        nothing = profile("--board", board.name, "coverage.elf",
+                          "--coverage", "none.info",
+                          "--coverage-include", "nothing*", cwd=tmp)
+        files = [re.findall(r"^SF:(.*)$", (tmp / f).read_text(), re.M)
+                 for f in ("omit.info", "include.info")]
+    assert omit.returncode == 0 and include.returncode == 0, \
+        omit.stderr + include.stderr
+    assert files == [[str(tmp / "coverage.c")]] * 2, files
+    assert "of 1 source file;" in include.stderr
+    assert nothing.returncode == 1
+    assert nothing.stderr.strip().splitlines()[-1].endswith(
+        "chosen by --coverage-include and --coverage-omit"), nothing.stderr

@@ -283,6 +283,15 @@ def parse_args(argv):
                      "coverage, exact, as an LCOV tracefile (genhtml, "
                      "gcovr); needs the image's DWARF (-g) and the exact "
                      "profile, which it turns on")
+    hot.add_argument("--coverage-include", action="append", default=[],
+                     metavar="GLOB",
+                     help="with --coverage: only the source files whose "
+                     "path (absolute, or from here) matches GLOB "
+                     "(repeatable; say 'src/*')")
+    hot.add_argument("--coverage-omit", action="append", default=[],
+                     metavar="GLOB",
+                     help="with --coverage: not the source files whose path "
+                     "matches GLOB (repeatable; say '*/FreeRTOS/*')")
     run.add_argument("--qmp", type=Path, metavar="SOCKET",
                      help="serve QMP on the UNIX socket SOCKET while the "
                      "guest runs: scripts/readout SOCKET prints the live "
@@ -426,6 +435,9 @@ def check_files(parser, args):
                      f"ELF image")
     if args.gprof and args.sample is None:
         args.sample = DEFAULT_PERIOD
+    if (args.coverage_include or args.coverage_omit) and not args.coverage:
+        parser.error("--coverage-include and --coverage-omit choose the "
+                     "files of --coverage: add --coverage FILE")
     if args.coverage:
         if args.sample not in (None, EXACT):
             parser.error("--coverage counts every instruction: give "
@@ -543,7 +555,9 @@ def output_options(args, target):
         host_report=args.host_report, chart=args.chart, svg=args.svg,
         json=args.json, timeline=args.timeline, baseline=args.baseline,
         thresholds=dict(args.threshold), junit=args.junit,
-        coverage=args.coverage)
+        coverage=args.coverage,
+        coverage_files=(tuple(args.coverage_include),
+                        tuple(args.coverage_omit)))
 
 
 def announce(config):

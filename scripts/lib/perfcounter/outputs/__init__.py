@@ -31,7 +31,8 @@ class OutputOptions:
     host_report: "auto", "always" or "never"; chart: a text bar chart;
     svg, json, timeline: files; baseline: an earlier --json file to gate
     against, with thresholds ({key: gate.Threshold}) and junit;
-    coverage: an LCOV tracefile (with the exact profile).
+    coverage: an LCOV tracefile (with the exact profile), of the
+    source files coverage_files says: (include globs, omit globs).
     """
     gmon: Path = None
     stacks: Path = None
@@ -49,6 +50,7 @@ class OutputOptions:
     thresholds: dict = field(default_factory=dict)
     junit: Path = None
     coverage: Path = None
+    coverage_files: tuple = ((), ())
 
 
 def wrote(path):
@@ -80,7 +82,7 @@ def write(result, options):
         json_report.write(options.json, doc)
         wrote(options.json)
     if options.coverage:
-        files = coverage.of_run(result)
+        files = coverage.of_run(result, *options.coverage_files)
         coverage.write(options.coverage, files)
         say(f"coverage: {coverage.summary(files)}; LCOV in "
             f"{options.coverage}")

@@ -21,20 +21,35 @@ merged or moved count where their code went.
 """
 
 import bisect
+import fnmatch
 import os
 from dataclasses import dataclass, field
 
 from perfcounter.errors import Failure
 
 
-def line_counts(result):
-    """{file: {line: executions}} of every line with code whose source
-    is on this machine (not the C library's, built elsewhere)."""
+def chosen(path, include=(), omit=()):
+    """Whether a source file is covered: on this machine (not the C
+    library's, built elsewhere), matching an include glob if there are
+    any and no omit glob; a glob matches the absolute path or the path
+    from the current directory."""
+    if not os.path.isfile(path):
+        return False
+    names = {path, os.path.relpath(path)}
+
+    def matches(globs):
+        return any(fnmatch.fnmatch(n, g) for n in names for g in globs)
+    return (not include or matches(include)) and not matches(omit)
+
+
+def line_counts(result, include=(), omit=()):
+    """{file: {line: executions}} of every line with code of the chosen
+    source files."""
     profile = result.plugin
     if profile is None or profile.mode != "exact":
         raise Failure("coverage needs the exact profile (--sample=exact)")
     table = result.target.line_table
-    here = {f for f in table.files if os.path.isfile(f)}
+    here = {f for f in table.files if chosen(f, include, omit)}
     pcs = sorted(profile.histogram)
     counts = {}
     for start, end, file, line in table.rows:
@@ -79,12 +94,17 @@ class FileCoverage:
     branches: dict = field(default_factory=dict)
 
 
-def of_run(result):
-    """{file: FileCoverage} of a Result's exact profile."""
-    counts = line_counts(result)
-    if not counts:
+def of_run(result, include=(), omit=()):
+    """{file: FileCoverage} of a Result's exact profile, of the source
+    files chosen() with the include and omit globs."""
+    if not result.target.line_table.rows:
         raise Failure(f"{result.target.path} has no line table (DWARF): "
                       f"build it with -g for --coverage")
+    counts = line_counts(result, include, omit)
+    if not counts:
+        raise Failure(f"no source file of {result.target.path} is on this "
+                      f"machine and chosen by --coverage-include and "
+                      f"--coverage-omit")
     profile, table = result.plugin, result.target.line_table
     files = {file: FileCoverage(lines=dict(lines))
              for file, lines in counts.items()}
@@ -183,7 +203,7 @@ def summary(files):
     return (f"lines {_share(sum(1 for n in lines if n), len(lines))}, "
             f"functions {_share(sum(1 for n in calls if n), len(calls))}, "
             f"branches {_share(sum(1 for t in ways if t), len(ways))} of "
-            f"{len(files)} source files")
+            f"{len(files)} source file{'' if len(files) == 1 else 's'}")
 
 
 def _share(part, whole):
