@@ -17,7 +17,7 @@ from perfcounter.cli import terminal
 from perfcounter.cli.common import ArgumentParser, main_guard
 from perfcounter.errors import Failure
 from perfcounter.messages import say
-from perfcounter.outputs import gate, hotspots
+from perfcounter.outputs import annotate, gate, hotspots
 from perfcounter.paths import BUILD
 from perfcounter.results import readout
 from perfcounter.boot import qemu_process, run, stops
@@ -283,6 +283,11 @@ def parse_args(argv):
                      "coverage, exact, as an LCOV tracefile (genhtml, "
                      "gcovr); needs the image's DWARF (-g) and the exact "
                      "profile, which it turns on")
+    hot.add_argument("--annotate", action="append", default=[],
+                     metavar="FUNCTION",
+                     help="print FUNCTION's source lines and instructions "
+                     "with what the profile counted at each (repeatable; "
+                     "turns on --sample=exact if no --sample is given)")
     hot.add_argument("--coverage-include", action="append", default=[],
                      metavar="GLOB",
                      help="with --coverage: only the source files whose "
@@ -435,6 +440,8 @@ def check_files(parser, args):
                      f"ELF image")
     if args.gprof and args.sample is None:
         args.sample = DEFAULT_PERIOD
+    if args.annotate and args.sample is None:
+        args.sample = EXACT
     if (args.coverage_include or args.coverage_omit) and not args.coverage:
         parser.error("--coverage-include and --coverage-omit choose the "
                      "files of --coverage: add --coverage FILE")
@@ -555,7 +562,7 @@ def output_options(args, target):
         host_report=args.host_report, chart=args.chart, svg=args.svg,
         json=args.json, timeline=args.timeline, baseline=args.baseline,
         thresholds=dict(args.threshold), junit=args.junit,
-        coverage=args.coverage,
+        coverage=args.coverage, annotate=tuple(args.annotate),
         coverage_files=(tuple(args.coverage_include),
                         tuple(args.coverage_omit)))
 
@@ -608,6 +615,8 @@ def main():
             target.check(args.qemu_arg)
         config = run_config(args, target, workdir)
         config.validate()
+        for name in args.annotate:
+            annotate.function_range(target, name)   # before the run
         announce(config)
         with terminal.keys_to_guest() if config.terminal else nullcontext():
             result = run(config, built, workdir, echo=True,

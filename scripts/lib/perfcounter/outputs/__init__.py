@@ -14,8 +14,8 @@ from pathlib import Path
 
 from perfcounter.errors import Failure
 from perfcounter.messages import say
-from perfcounter.outputs import (charts, coverage, cycles, gate, gprof,
-                                 hotspots, json_report, timeline)
+from perfcounter.outputs import (annotate, charts, coverage, cycles, gate,
+                                 gprof, hotspots, json_report, timeline)
 from perfcounter.results import readout
 from perfcounter.boot import qemu_process
 
@@ -32,7 +32,8 @@ class OutputOptions:
     svg, json, timeline: files; baseline: an earlier --json file to gate
     against, with thresholds ({key: gate.Threshold}) and junit;
     coverage: an LCOV tracefile (with the exact profile), of the
-    source files coverage_files says: (include globs, omit globs).
+    source files coverage_files says: (include globs, omit globs);
+    annotate: functions whose annotated listing to print.
     """
     gmon: Path = None
     stacks: Path = None
@@ -51,6 +52,7 @@ class OutputOptions:
     junit: Path = None
     coverage: Path = None
     coverage_files: tuple = ((), ())
+    annotate: tuple = ()
 
 
 def wrote(path):
@@ -118,6 +120,8 @@ def write_estimates(result, options):
             if options.gprof_call_graph:
                 sys.stdout.write(gprof.run(result.target, options.gmon,
                                            "-q"))
+            for name in options.annotate:
+                sys.stdout.write(annotate.report(result, name))
             sys.stdout.flush()
         if config.cycles:
             if mark:

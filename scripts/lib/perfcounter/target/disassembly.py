@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 """What the image's machine code holds, read with the board's GNU
 objdump from Debian's cross binutils: its conditional direct branches
-(coverage's branch records list every one, executed or not).  The cross
-tools' names are here, their one owner."""
+(coverage's branch records list every one, executed or not) and a
+function's instructions (--annotate).  The cross tools' names are here,
+their one owner."""
 
 import re
 import shutil
@@ -33,18 +34,34 @@ def tool(board, name):
     return path
 
 
-def conditional_branches(target):
-    """The addresses of the image's conditional direct branches."""
+def _objdump(target, *options):
     proc = subprocess.run(
         [tool(target.board, "objdump"), "-d", "--no-show-raw-insn",
-         str(target.path)], capture_output=True, text=True)
+         *options, str(target.path)], capture_output=True, text=True)
     if proc.returncode != 0:
         raise Failure(f"objdump could not read {target.path}: "
                       f"{proc.stderr.strip()}")
+    return proc.stdout.splitlines()
+
+
+def conditional_branches(target):
+    """The addresses of the image's conditional direct branches."""
     conditional = CONDITIONAL[target.board.arch]
     sites = []
-    for line in proc.stdout.splitlines():
+    for line in _objdump(target):
         m = _LINE.match(line)
         if m and conditional.fullmatch(m.group(2)):
             sites.append(int(m.group(1), 16))
     return sites
+
+
+def instructions(target, start, end):
+    """[(address, 'mnemonic operands')] of the code from start to end."""
+    out = []
+    for line in _objdump(target, f"--start-address={start:#x}",
+                         f"--stop-address={end:#x}"):
+        m = _LINE.match(line)
+        if m:
+            text = line[m.end(1) + 1:].split()
+            out.append((int(m.group(1), 16), " ".join(text)))
+    return out

@@ -100,9 +100,9 @@ def _read_unit(dwarf, cu, table):
 _sources = {}
 
 
-def _brace(file, line):
-    """Whether line of file is an opening brace alone (a function's,
-    whose entry gcov counts on the declaration line)."""
+def source_line(file, line):
+    """The text of line (from 1) of the source file; '' if it cannot
+    be read."""
     if file not in _sources:
         try:
             with open(file, errors="replace") as f:
@@ -110,7 +110,13 @@ def _brace(file, line):
         except OSError:
             _sources[file] = []
     text = _sources[file]
-    return 0 < line <= len(text) and text[line - 1].strip() == "{"
+    return text[line - 1] if 0 < line <= len(text) else ""
+
+
+def _brace(file, line):
+    """Whether line of file is an opening brace alone (a function's,
+    whose entry gcov counts on the declaration line)."""
+    return source_line(file, line).strip() == "{"
 
 
 def _subprograms(die):
