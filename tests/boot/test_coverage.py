@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from perfcounter.paths import REPO
@@ -168,3 +169,36 @@ def test_coverage_of_the_files_chosen(ctx, board):
     assert nothing.returncode == 1
     assert nothing.stderr.strip().splitlines()[-1].endswith(
         "chosen by --coverage-include and --coverage-omit"), nothing.stderr
+
+
+def test_cobertura_xml_says_what_the_lcov_says(ctx, board):
+    """--coverage FILE.xml: Cobertura XML (GitLab, Jenkins) with the
+    same lines, hits and branches as the LCOV of the same run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        built = profile("--board", board.name, SOURCE, "-O", "0", "-o",
+                        tmp / "coverage.elf", "--coverage", "cov.info",
+                        cwd=tmp)
+        assert built.returncode == 0, built.stderr
+        proc = profile("--board", board.name, "coverage.elf", "--coverage",
+                       "cov.xml", cwd=tmp)
+        assert proc.returncode == 0, proc.stderr
+        lines, ways = da(tmp / "cov.info"), brda(tmp / "cov.info")
+        root = ET.parse(tmp / "cov.xml").getroot()
+        lint = subprocess.run(["xmllint", "--noout", str(tmp / "cov.xml")],
+                              capture_output=True, text=True)
+    assert lint.returncode == 0, lint.stderr
+    assert "Cobertura XML in cov.xml" in proc.stderr
+    cls, = [c for c in root.iter("class")
+            if c.get("filename").endswith("/coverage.c")]
+    rows = {int(r.get("number")): r for r in cls.find("lines")}
+    assert {n: int(r.get("hits")) for n, r in rows.items()} == lines
+    for n, times in ways.items():
+        hit = sum(1 for t in times if t)
+        assert rows[n].get("condition-coverage") == \
+            f"{100 * hit // len(times)}% ({hit}/{len(times)})"
+    assert {m.get("name") for m in cls.iter("method")} == \
+        {"classify", "never_called", "sum_to", "main"}
+    valid = int(root.get("lines-valid"))
+    covered = int(root.get("lines-covered"))
+    assert root.get("line-rate") == f"{covered / valid:.4f}"

@@ -279,9 +279,10 @@ def parse_args(argv):
                      "own JSON file format (open it at speedscope.app or "
                      "with the speedscope command)")
     hot.add_argument("--coverage", type=Path, metavar="FILE",
-                     help="also write the run's line and function "
-                     "coverage, exact, as an LCOV tracefile (genhtml, "
-                     "gcovr); needs the image's DWARF (-g) and the exact "
+                     help="also write the run's line, function and "
+                     "branch coverage, exact, as an LCOV tracefile "
+                     "(genhtml, lcov), or Cobertura XML if FILE ends in "
+                     ".xml; needs the image's DWARF (-g) and the exact "
                      "profile, which it turns on")
     hot.add_argument("--annotate", action="append", default=[],
                      metavar="FUNCTION",

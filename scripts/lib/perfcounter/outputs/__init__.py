@@ -86,7 +86,9 @@ def write(result, options):
     if options.coverage:
         files = coverage.of_run(result, *options.coverage_files)
         coverage.write(options.coverage, files)
-        say(f"coverage: {coverage.summary(files)}; LCOV in "
+        kind = "Cobertura XML" if str(options.coverage).endswith(".xml") \
+            else "LCOV"
+        say(f"coverage: {coverage.summary(files)}; {kind} in "
             f"{options.coverage}")
     if options.timeline:
         timeline.warn_dropped(cores)

@@ -5,7 +5,7 @@ instruction's executions (the exact profile) mapped through the image's
 DWARF line table (target.lines) to its source lines, and each
 conditional branch (target.disassembly) with the times the plugin saw
 it go each way, written as an LCOV tracefile (what genhtml, lcov -a
-and Codecov read).
+and Codecov read) or as Cobertura XML (GitLab, Jenkins).
 
 Every line that compiled to code is in it, executed or not, of every
 source file that is on this machine (the C library's sources, built
@@ -23,6 +23,7 @@ merged or moved count where their code went.
 import bisect
 import fnmatch
 import os
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 from perfcounter.errors import Failure
@@ -190,8 +191,10 @@ def add(into, more):
 
 
 def write(path, files):
+    """LCOV, or Cobertura XML when path ends in .xml."""
     with open(path, "w") as f:
-        f.write(lcov(files))
+        f.write(cobertura(files) if str(path).endswith(".xml")
+                else lcov(files))
 
 
 def summary(files):
@@ -209,3 +212,77 @@ def summary(files):
 def _share(part, whole):
     return f"{100 * part / whole:.1f}% ({part} of {whole})" if whole \
         else "none"
+
+
+def cobertura(files):
+    """The Cobertura XML of {file: FileCoverage} (what GitLab, Jenkins
+    and Codecov read): a package per directory, a class per file, its
+    functions as methods; nothing in it depends on the host or the
+    time, so the same run gives the same bytes."""
+    def rate(part, whole):
+        return f"{part / whole:.4f}" if whole else "1"
+
+    def counts(cs):
+        lines = [n for c in cs for n in c.lines.values()]
+        ways = [t for c in cs for t in c.branches.values()]
+        return (sum(1 for n in lines if n), len(lines),
+                sum(1 for t in ways if t), len(ways))
+
+    def rates(element, cs):
+        lh, lf, bh, bf = counts(cs)
+        element.set("line-rate", rate(lh, lf))
+        element.set("branch-rate", rate(bh, bf))
+        element.set("complexity", "0")
+        return lh, lf, bh, bf
+
+    root = ET.Element("coverage")
+    lh, lf, bh, bf = rates(root, files.values())
+    for key, value in (("lines-covered", lh), ("lines-valid", lf),
+                       ("branches-covered", bh), ("branches-valid", bf),
+                       ("version", "perf-counter"), ("timestamp", 0)):
+        root.set(key, str(value))
+    ET.SubElement(ET.SubElement(root, "sources"), "source").text = "/"
+    packages = ET.SubElement(root, "packages")
+    by_dir = {}
+    for file in sorted(files):
+        by_dir.setdefault(os.path.dirname(file), []).append(file)
+    for directory, names in sorted(by_dir.items()):
+        package = ET.SubElement(packages, "package",
+                                name=directory.lstrip("/").replace("/", "."))
+        rates(package, [files[f] for f in names])
+        classes = ET.SubElement(package, "classes")
+        for file in names:
+            c = files[file]
+            cls = ET.SubElement(classes, "class",
+                                name=os.path.basename(file),
+                                filename=file.lstrip("/"))
+            rates(cls, [c])
+            methods = ET.SubElement(cls, "methods")
+            for name, (line, calls) in sorted(c.functions.items(),
+                                              key=lambda f: f[1]):
+                method = ET.SubElement(methods, "method", name=name,
+                                       signature="", complexity="0",
+                                       **{"line-rate": "1" if calls
+                                          else "0", "branch-rate": "1"})
+                ET.SubElement(ET.SubElement(method, "lines"), "line",
+                              number=str(line), hits=str(calls))
+            lines = ET.SubElement(cls, "lines")
+            ways = {}
+            for (line, _, _), times in c.branches.items():
+                ways.setdefault(line, []).append(times)
+            for number in sorted(c.lines):
+                attrs = {"number": str(number),
+                         "hits": str(c.lines[number])}
+                if number in ways:
+                    hit = sum(1 for t in ways[number] if t)
+                    attrs.update(branch="true", **{
+                        "condition-coverage":
+                            f"{100 * hit // len(ways[number])}% "
+                            f"({hit}/{len(ways[number])})"})
+                else:
+                    attrs["branch"] = "false"
+                ET.SubElement(lines, "line", attrs)
+    ET.indent(root)
+    return ('<?xml version="1.0" ?>\n<!DOCTYPE coverage SYSTEM '
+            '"http://cobertura.sourceforge.net/xml/coverage-04.dtd">\n' +
+            ET.tostring(root, encoding="unicode") + "\n")
