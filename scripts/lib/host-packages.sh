@@ -21,6 +21,7 @@ PACKAGES="
     device-tree-compiler clang libclang-rt-14-dev cmake
     python3-jsonschema libxml2-utils python3-pytest python3-pytest-xdist
     python3-pyelftools python3-junitparser lcov
+    chromium chromium-driver python3-selenium
 "
 SOURCES=/etc/apt/sources.list.d/perf-counter.sources
 RELEASE=bookworm

@@ -284,6 +284,10 @@ def parse_args(argv):
                      "(genhtml, lcov), or Cobertura XML if FILE ends in "
                      ".xml; needs the image's DWARF (-g) and the exact "
                      "profile, which it turns on")
+    hot.add_argument("--html", type=Path, metavar="FILE",
+                     help="also write one self-contained HTML page of the "
+                     "run: its sections, functions, flame graph (with "
+                     "--sample), tasks and handlers; it opens offline")
     hot.add_argument("--annotate", action="append", default=[],
                      metavar="FUNCTION",
                      help="print FUNCTION's source lines and instructions "
@@ -564,6 +568,7 @@ def output_options(args, target):
         json=args.json, timeline=args.timeline, baseline=args.baseline,
         thresholds=dict(args.threshold), junit=args.junit,
         coverage=args.coverage, annotate=tuple(args.annotate),
+        html=args.html,
         coverage_files=(tuple(args.coverage_include),
                         tuple(args.coverage_omit)))
 

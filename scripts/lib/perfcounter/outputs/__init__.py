@@ -15,7 +15,8 @@ from pathlib import Path
 from perfcounter.errors import Failure
 from perfcounter.messages import say
 from perfcounter.outputs import (annotate, charts, coverage, cycles, gate,
-                                 gprof, hotspots, json_report, timeline)
+                                 gprof, hotspots, html_report, json_report,
+                                 timeline)
 from perfcounter.results import readout
 from perfcounter.boot import qemu_process
 
@@ -33,7 +34,8 @@ class OutputOptions:
     against, with thresholds ({key: gate.Threshold}) and junit;
     coverage: an LCOV tracefile (with the exact profile), of the
     source files coverage_files says: (include globs, omit globs);
-    annotate: functions whose annotated listing to print.
+    annotate: functions whose annotated listing to print; html: the
+    report page.
     """
     gmon: Path = None
     stacks: Path = None
@@ -53,6 +55,7 @@ class OutputOptions:
     coverage: Path = None
     coverage_files: tuple = ((), ())
     annotate: tuple = ()
+    html: Path = None
 
 
 def wrote(path):
@@ -83,6 +86,9 @@ def write(result, options):
     if options.json:
         json_report.write(options.json, doc)
         wrote(options.json)
+    if options.html:
+        html_report.write(options.html, result)
+        wrote(options.html)
     if options.coverage:
         files = coverage.of_run(result, *options.coverage_files)
         coverage.write(options.coverage, files)

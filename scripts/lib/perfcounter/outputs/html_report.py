@@ -1,0 +1,217 @@
+# SPDX-License-Identifier: MIT
+"""scripts/profile --html FILE: one self-contained page a person opens
+(from a CI artifact or a laptop, offline): the run, the counter cores'
+sections, the functions (sortable), an interactive flame graph (click
+a frame to zoom, search) and the tasks and interrupt handlers.
+
+Its data is the --json document (json_report: one owner of what a run
+says) and the collapsed call stacks; its flame graph is d3-flame-graph
+on d3, from their npm packages (build.web), inline with their licences:
+nothing is fetched when the page opens.
+"""
+
+import html
+import json
+
+from perfcounter.build import web
+from perfcounter.outputs import json_report
+from perfcounter.results import stacks as collapsed
+
+STYLE = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 0 1.5em 2em; }
+header h1 { font-size: 1.3em; margin: 0.8em 0 0.2em; }
+#summary { color: #333; margin: 0 0 0.8em; }
+nav button { font: inherit; padding: 0.35em 1em; border: 1px solid #bbb;
+  background: #f4f4f4; cursor: pointer; }
+nav button.active { background: #fff; border-bottom-color: #fff;
+  font-weight: bold; }
+section { display: none; border-top: 1px solid #bbb; padding-top: 1em; }
+section.active { display: block; }
+table { border-collapse: collapse; }
+th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #eee;
+  text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+th { cursor: pointer; background: #f4f4f4; user-select: none; }
+th.sorted::after { content: " \\25BE"; }
+#details { min-height: 1.4em; font-family: monospace; }
+.empty { color: #777; }
+"""
+
+GLUE = r"""
+"use strict";
+const data = JSON.parse(document.getElementById("data").textContent);
+const run = data.run;
+
+function showTab(name) {
+  for (const b of document.querySelectorAll("nav button"))
+    b.classList.toggle("active", b.dataset.tab === name);
+  for (const s of document.querySelectorAll("section"))
+    s.classList.toggle("active", s.id === "tab-" + name);
+  if (name === "flame") drawFlame();
+}
+for (const b of document.querySelectorAll("nav button"))
+  b.addEventListener("click", () => showTab(b.dataset.tab));
+
+const number = (v) => typeof v === "number" ?
+  (Number.isInteger(v) ? v.toLocaleString("en") : v.toFixed(2)) :
+  (v === undefined || v === null ? "" : String(v));
+
+// A table of rows (objects) with columns [key, title]; a click on a
+// header sorts by it (numbers biggest first, names A to Z)
+function table(id, columns, rows, sortKey) {
+  const t = document.getElementById(id);
+  if (!rows.length) {
+    t.outerHTML = '<p class="empty" id="' + id + '">none in this run</p>';
+    return;
+  }
+  const head = t.createTHead().insertRow();
+  for (const [key, title] of columns) {
+    const th = document.createElement("th");
+    th.textContent = title;
+    th.dataset.key = key;
+    th.addEventListener("click", () => fill(key));
+    head.appendChild(th);
+  }
+  const body = t.createTBody();
+  function fill(key) {
+    const sorted = rows.slice().sort((a, b) => {
+      const x = a[key], y = b[key];
+      if (typeof x === "number" || typeof y === "number")
+        return (y ?? -1) - (x ?? -1);
+      return String(x).localeCompare(String(y));
+    });
+    body.textContent = "";
+    for (const row of sorted) {
+      const tr = body.insertRow();
+      for (const [k] of columns) tr.insertCell().textContent = number(row[k]);
+    }
+    for (const th of head.cells)
+      th.classList.toggle("sorted", th.dataset.key === key);
+  }
+  fill(sortKey);
+}
+
+const ended = run ? run.ended + (run.stop ? " (" + run.stop.text + ")" : "") : "";
+document.getElementById("summary").textContent = [
+  data.board + " (" + data.cpu + ")",
+  "ended: " + (ended || (data.timed_out ? "timeout" : "exit " + data.exit_code)),
+  run && run.instructions !== null ? number(run.instructions) + " instructions" : "",
+  run && run.virtual_ns !== null ? number(run.virtual_ns / 1e6) + " ms of virtual time" : "",
+  data.cycles ? number(data.cycles.cycles) + " estimated cycles (" + data.cycles.model + ")" : "",
+].filter(Boolean).join(" \u00b7 ");
+
+const sections = [];
+for (const core of data.cores)
+  for (const s of [Object.assign({name: "(total)"}, core.global)].concat(core.sections))
+    sections.push(Object.assign({core: core.base_hex}, s,
+      {name: s.name || "section " + s.section}));
+table("sections", [["name", "section"], ["core", "core"], ["clocks", "clocks"],
+  ["instructions", "instructions"], ["occurrences", "occurrences"]],
+  sections.filter((s) => s.clocks || s.occurrences), "clocks");
+
+const unit = data.profile ? data.profile.unit : "";
+table("functions", [["name", "function"], ["self", "self " + unit],
+  ["total", "total " + unit], ["calls", "calls"], ["cycles", "cycles"],
+  ["cycles_instructions", "instructions (cycles')"]],
+  data.functions || [], data.profile ? "self" : "cycles");
+
+table("tasks", [["name", "task or handler"], ["kind", "kind"],
+  ["instructions", "instructions"], ["cycles", "cycles"],
+  ["switched_in", "switched in"], ["runs", "runs"]],
+  data.contexts || [], "instructions");
+
+let chart = null;
+function drawFlame() {
+  if (chart || !data.stacks) return;
+  const width = document.getElementById("chart").clientWidth || 1000;
+  const share = (d) => (100 * d.value / data.stacks.value).toFixed(2);
+  chart = flamegraph.default().width(width).cellHeight(18)
+    .transitionDuration(0).minFrameSize(1).selfValue(false)
+    .setLabelHandler((d) => d.data.name + " (" + share(d) + "%, " +
+      number(d.value) + " " + unit + ")")
+    .setDetailsElement(document.getElementById("details"));
+  d3.select("#chart").datum(data.stacks).call(chart);
+}
+document.getElementById("search").addEventListener("input", (e) => {
+  if (chart) e.target.value ? chart.search(e.target.value) : chart.clear();
+});
+document.getElementById("reset").addEventListener("click", () => {
+  if (chart) chart.resetZoom();
+});
+showTab(location.hash ? location.hash.slice(1) : "run");
+"""
+
+
+def tree(stacks, root_name):
+    """d3-flame-graph's hierarchy ({name, value, children}) of collapsed
+    stacks ({"a;b": count}): a node's value is its own and its
+    callees'."""
+    root = {"name": root_name, "value": 0, "children": {}}
+    for key in sorted(stacks):
+        count = stacks[key]
+        node = root
+        node["value"] += count
+        for frame in key.split(";"):
+            node = node["children"].setdefault(
+                frame, {"name": frame, "value": 0, "children": {}})
+            node["value"] += count
+
+    def finish(node):
+        node["children"] = [finish(c) for c in node["children"].values()]
+        return node
+    return finish(root)
+
+
+def document(result):
+    """The page's text."""
+    doc = json_report.document(result)
+    profile = result.profile
+    if profile is not None and profile.stacks:
+        doc["stacks"] = tree(collapsed.collapse(profile, result.target),
+                             result.target.path.name)
+    title = f"perf-counter: {result.target.path.name} on {result.board.name}"
+    payload = json.dumps(doc, separators=(",", ":")).replace("</", "<\\/")
+    libraries = "\n".join(
+        f"<script>/* {p.name} {p.version}, {p.licence} licence:\n"
+        f"{_comment(web.text(p, 'LICENSE'))} */\n"
+        f"{_inline(web.text(p, js))}</script>"
+        for p, js in ((web.D3, "dist/d3.min.js"),
+                      (web.FLAME_GRAPH, "dist/d3-flamegraph.umd.min.js")))
+    flame = "" if "stacks" in doc else \
+        '<p class="empty">no call stacks: profile with --sample</p>'
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{html.escape(title)}</title>
+<style>{STYLE}
+{web.text(web.FLAME_GRAPH, "dist/d3-flamegraph.css")}</style>
+</head><body>
+<header><h1>{html.escape(title)}</h1><p id="summary"></p></header>
+<nav><button data-tab="run">Run</button><button data-tab="functions">\
+Functions</button><button data-tab="flame">Flame graph</button>\
+<button data-tab="tasks">Tasks and handlers</button></nav>
+<section id="tab-run"><h2>Counter sections</h2><table id="sections"></table>
+</section>
+<section id="tab-functions"><table id="functions"></table></section>
+<section id="tab-flame"><p><input id="search" placeholder="search a \
+function"> <button id="reset">whole run</button> (click a frame to zoom)</p>
+{flame}<div id="chart"></div><p id="details"></p></section>
+<section id="tab-tasks"><table id="tasks"></table></section>
+<script type="application/json" id="data">{payload}</script>
+{libraries}
+<script>{GLUE}</script>
+</body></html>
+"""
+
+
+def _comment(text):
+    return text.replace("*/", "* /")
+
+
+def _inline(script):
+    """A script's text safe inside <script> (no end tag in it)."""
+    return script.replace("</script", "<\\/script")
+
+
+def write(path, result):
+    with open(path, "w") as f:
+        f.write(document(result))

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: MIT
+"""--html in a real browser (Debian's chromium, headless, driven by
+python3-selenium): the report of a run of tasks and handlers opens from
+the file with nothing fetched, says the run's numbers, lists every
+function and task of the --json document, and its flame graph zooms to
+a clicked frame, back to the whole run, and finds a function searched
+for. A screenshot of each view is kept in build/test-artifacts/html/."""
+
+import json
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from perfcounter.paths import BUILD, REPO
+
+ARTIFACTS = BUILD / "test-artifacts" / "html"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                "--window-size=1280,900"):
+        options.add_argument(arg)
+    options.binary_location = "/usr/bin/chromium"
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"),
+                              options=options)
+    yield driver
+    driver.quit()
+
+
+def report(ctx, board, tmp):
+    """scripts/profile --html and --json of tasks.elf: (page, doc)."""
+    image = ctx.firmware(board, "tests/firmware/tasks.elf")
+    proc = subprocess.run(
+        [str(REPO / "scripts" / "profile"), "--board", board.name,
+         str(image), "--sample", "--cycles", "--html", "run.html",
+         "--json", "run.json"], cwd=tmp, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return Path(tmp) / "run.html", json.loads(
+        (Path(tmp) / "run.json").read_text())
+
+
+def tab(browser, name):
+    browser.find_element("css selector",
+                         f'nav button[data-tab="{name}"]').click()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(ARTIFACTS / f"{name}.png"))
+
+
+def cells(browser, table):
+    return [[td.text for td in row.find_elements("css selector", "td")]
+            for row in browser.find_elements(
+                "css selector", f"#{table} tbody tr")]
+
+
+def frame_width(browser, name):
+    return browser.execute_script(
+        "const g = document.querySelector("
+        "'#chart g.frame[name=\"' + arguments[0] + '\"]');"
+        "return g ? parseFloat(g.getAttribute('width')) : -1;", name)
+
+
+def test_the_report_in_a_browser(ctx, board, browser):
+    with tempfile.TemporaryDirectory() as tmp:
+        page, doc = report(ctx, board, tmp)
+        text = page.read_text()
+        browser.get(page.as_uri())
+        summary = browser.find_element("id", "summary").text
+        tab(browser, "run")
+        sections = cells(browser, "sections")
+        tab(browser, "functions")
+        functions = cells(browser, "functions")
+        tab(browser, "tasks")
+        tasks = cells(browser, "tasks")
+        tab(browser, "flame")
+        whole = browser.execute_script(
+            "return document.querySelector('#chart svg').getAttribute("
+            "'width')")
+        hot = max((f for f in doc["functions"] if f["name"] != "main"
+                   and f["total"] * 4 < doc["profile"]["count"]),
+                  key=lambda f: f["total"])
+        before = frame_width(browser, hot["name"])
+        browser.find_element(
+            "css selector", f'#chart g.frame[name="{hot["name"]}"]').click()
+        time.sleep(0.2)
+        zoomed = frame_width(browser, hot["name"])
+        browser.save_screenshot(str(ARTIFACTS / "flame-zoomed.png"))
+        browser.find_element("id", "reset").click()
+        time.sleep(0.2)
+        reset = frame_width(browser, hot["name"])
+        browser.find_element("id", "search").send_keys(hot["name"])
+        time.sleep(0.2)
+        found = browser.execute_script(
+            "return [...document.querySelectorAll('#chart g.frame rect')]"
+            ".filter(r => r.style.fill === 'rgb(230, 0, 230)' ||"
+            " r.getAttribute('fill') === '#E600E6').length")
+        browser.save_screenshot(str(ARTIFACTS / "flame-search.png"))
+        errors = [e for e in browser.get_log("browser")
+                  if e["level"] == "SEVERE"]
+    assert "<script src" not in text and "<link" not in text
+    assert f"{doc['run']['instructions']:,} instructions" in summary
+    assert f"{doc['cycles']['cycles']:,} estimated cycles" in summary
+    counted = [s for core in doc["cores"]
+               for s in [core["global"]] + core["sections"]
+               if s["clocks"] or s["occurrences"]]
+    assert len(sections) == len(counted)
+    assert sorted(r[0] for r in functions) == \
+        sorted(f["name"] for f in doc["functions"])
+    assert functions[0][0] == max(doc["functions"],
+                                  key=lambda f: f["self"])["name"]
+    assert sorted(r[0] for r in tasks) == \
+        sorted(c["name"] for c in doc["contexts"])
+    assert 0 < before < 0.5 * float(whole)
+    assert zoomed >= 0.99 * float(whole)
+    assert reset == pytest.approx(before)
+    assert found >= 1
+    assert not errors, errors
