@@ -8,10 +8,10 @@ it go each way, written as an LCOV tracefile (what genhtml, lcov -a
 and Codecov read) or as Cobertura XML (GitLab, Jenkins).
 
 Every line that compiled to code is in it, executed or not, of every
-source file that is on this machine (the C library's sources, built
-elsewhere, are not, and are left out). A line's
-count is the most times any of its instructions ran (a for loop's line:
-its test's count, one more than its body's). A function's count is the
+source file on this machine (not the C library's, built elsewhere)
+that the include and omit globs choose. A line's count is the most
+times any of its instructions ran (a for loop's line: its test's count,
+one more than its body's). A function's count is the
 times its first instruction ran (its calls, tail calls included); it is
 recorded at its declaration line, as gcov does. At -O0 the lines match
 gcov's for the same source, but for a function's closing brace, which
