@@ -45,6 +45,7 @@
 #include "profile/contexts.h"
 #include "profile/pairs.h"
 #include "profile/profile.h"
+#include "profile/unwind.h"
 
 /* What an instruction does to the stack pointer */
 typedef enum SpWrite {
@@ -214,62 +215,17 @@ static void call(Vcpu *v, unsigned index, Block *block, uint64_t site,
                   contexts_stack_pointer(index));
 }
 
-/*
- * Whether a return to pc, which no frame returns to, goes back into the
- * function the innermost call came from: __gnu_thumb1_case_uqi and its
- * kin return past their return address, into the switch's case
- */
-static bool returns_into_caller(const CallStack *c, uint64_t pc)
+/* A longjmp's landing at next: unwound to its frame, if it is one */
+static bool longjmp_landed(Vcpu *v, unsigned index, uint64_t next)
 {
-    unsigned n = config->n_functions;
-    unsigned f;
+    int frame = unwind_longjmp_frame(v->calls, next,
+                                     contexts_stack_pointer(index));
 
-    if (!c->depth || !n) {
+    if (frame < 0) {
         return false;
     }
-    f = address_range_find(config->functions, n, c->stack[c->depth - 1].ret);
-    return f < n && f == address_range_find(config->functions, n, pc);
-}
-
-/* Whether a branch from site to pc leaves the function it is in */
-static bool leaves_function(uint64_t site, uint64_t pc)
-{
-    unsigned n = config->n_functions;
-
-    return n && address_range_find(config->functions, n, site) !=
-                address_range_find(config->functions, n, pc);
-}
-
-/*
- * The frame a return to pc, which no frame returns to, unwinds to as a
- * longjmp does (MicroPython's nlr_jump, setjmp's kin): the frame of a
- * call made from pc's function with the stack pointer the return left
- * (sp), or the nearest above it; -1 if no frame was made there
- */
-static int longjmp_frame(const CallStack *c, uint64_t pc, uint64_t sp)
-{
-    unsigned n = config->n_functions;
-    unsigned f, i;
-    int found = -1;
-
-    if (!n || sp == UINT64_MAX || c->depth_lost) {
-        return -1;
-    }
-    f = address_range_find(config->functions, n, pc);
-    if (f == n) {
-        return -1;
-    }
-    for (i = c->depth; i-- > 0;) {
-        const Frame *frame = &c->stack[i];
-
-        if (frame->sp > sp) {
-            break;      /* made further up the stack than it returned to */
-        }
-        if (address_range_find(config->functions, n, frame->ret) == f) {
-            found = i;
-        }
-    }
-    return found;
+    calltree_pop_frame(v->calls, frame);
+    return true;
 }
 
 /*
@@ -315,20 +271,13 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
         if (calltree_pop_to(v->calls, next)) {
             return;
         }
-        if (returns_into_caller(v->calls, next)) {
+        if (unwind_returns_into_caller(v->calls, next)) {
             /* Past its return address: Thumb-1's switch helpers */
             calltree_pop_to(v->calls,
                             v->calls->stack[v->calls->depth - 1].ret);
             return;
         }
-        if (next != fall) {
-            int frame = longjmp_frame(v->calls, next,
-                                      contexts_stack_pointer(index));
-
-            if (frame >= 0) {
-                calltree_pop_frame(v->calls, frame);
-                return;
-            }
+        if (next != fall && !longjmp_landed(v, index, next)) {
             /* To a caller we did not see: maybe another task's */
             contexts_unmatched_return(index, next);
         }
@@ -344,14 +293,9 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
             calltree_pop_to(v->calls, next);
             return;
         }
-        if (!last.direct && leaves_function(site, next)) {
+        if (!last.direct && unwind_leaves_function(site, next)) {
             /* Thumb-1's longjmp returns with bx r3 */
-            int frame = longjmp_frame(v->calls, next,
-                                      contexts_stack_pointer(index));
-
-            if (frame >= 0) {
-                calltree_pop_frame(v->calls, frame);
-            }
+            longjmp_landed(v, index, next);
         }
         return;
     case INSN_OTHER:
@@ -597,6 +541,7 @@ void profile_init(const PerfctrConfig *cfg)
     arcs = pair_table_new();
     branches = pair_table_new();
     calltree_init();
+    unwind_init(cfg);
     sp_bit = isa_sp_mask(config->isa);
 }
 
@@ -623,27 +568,6 @@ static SpWrite sp_write(struct qemu_plugin_insn *insn)
         return t.address & sp_bit ? SP_KEPT : SP_SWITCHED;
     }
     return t.reads & sp_bit ? SP_MOVED : SP_SWITCHED;
-}
-
-/*
- * A branch with link into its own function (past its first instruction:
- * to that is recursion) is a jump: Armv6-M has no far branch but BL,
- * which GCC uses inside a function too
- */
-static bool jumps_within_function(uint64_t pc, const InsnClass *insn)
-{
-    const AddressRange *f;
-    unsigned i;
-
-    if (insn->kind != INSN_CALL || !insn->direct) {
-        return false;
-    }
-    i = address_range_find(config->functions, config->n_functions, pc);
-    if (i == config->n_functions) {
-        return false;
-    }
-    f = &config->functions[i];
-    return insn->target > f->start && insn->target < f->end;
 }
 
 /* What follow() needs to see at the next block's entry */
@@ -742,7 +666,7 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             if (i && links_next(qemu_plugin_tb_get_insn(tb, i - 1))) {
                 isa_linked(&block->last);
             }
-            if (jumps_within_function(pc, &block->last)) {
+            if (unwind_jumps_within_function(pc, &block->last)) {
                 block->last.kind = INSN_BRANCH;
             }
         }
