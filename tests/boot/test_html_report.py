@@ -122,3 +122,31 @@ def test_the_report_in_a_browser(ctx, board, browser):
     assert reset == pytest.approx(before)
     assert found >= 1
     assert not errors, errors
+
+
+def test_the_source_with_its_coverage(ctx, board, browser):
+    """With the exact profile, the Source view opens on the program's
+    file (tests/programs/coverage.c at -O0) with each line's
+    executions, the lines that never ran marked, and a branch's ways."""
+    source = REPO / "tests" / "programs" / "coverage.c"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(REPO / "scripts" / "profile"), "--board", board.name,
+             str(source), "-O", "0", "--sample=exact", "--html",
+             "run.html"], cwd=tmp, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        browser.get((Path(tmp) / "run.html").as_uri())
+        tab(browser, "source")
+        chosen = browser.find_element("id", "file").get_attribute("value")
+        rows = {r.get_attribute("data-line"): (
+                    r.get_attribute("class"),
+                    [td.text.strip()
+                     for td in r.find_elements("css selector", "td")])
+                for r in browser.find_elements("css selector",
+                                               "#source tr")}
+    assert chosen == str(source)
+    assert rows["31"] == ("ran", ["31", "4", "", "total += i;"])
+    assert rows["22"][0] == "missed" and rows["22"][1][1] == "0"
+    assert rows["29"][1][1:3] == ["11", "10/1"]
+    assert rows["9"] == ("", ["9", "", "", ""])

@@ -2,7 +2,9 @@
 """scripts/profile --html FILE: one self-contained page a person opens
 (from a CI artifact or a laptop, offline): the run, the counter cores'
 sections, the functions (sortable), an interactive flame graph (click
-a frame to zoom, search) and the tasks and interrupt handlers.
+a frame to zoom, search), the tasks and interrupt handlers, and, with
+the exact profile, the source with each line's executions and its
+branches' ways (coverage's).
 
 Its data is the --json document (json_report: one owner of what a run
 says) and the collapsed call stacks; its flame graph is d3-flame-graph
@@ -14,8 +16,9 @@ import html
 import json
 
 from perfcounter.build import web
-from perfcounter.outputs import json_report
+from perfcounter.outputs import coverage, json_report
 from perfcounter.results import stacks as collapsed
+from perfcounter.target import lines
 
 STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 0 1.5em 2em; }
@@ -34,6 +37,11 @@ th:first-child, td:first-child { text-align: left; }
 th { cursor: pointer; background: #f4f4f4; user-select: none; }
 th.sorted::after { content: " \\25BE"; }
 #details { min-height: 1.4em; font-family: monospace; }
+#source td { font-family: monospace; white-space: pre; border: 0;
+  padding: 0 0.6em; }
+#source td:last-child { text-align: left; }
+#source tr.ran td:last-child { background: #dff5dd; }
+#source tr.missed td:last-child { background: #fbdada; }
 .empty { color: #777; }
 """
 
@@ -138,6 +146,38 @@ document.getElementById("search").addEventListener("input", (e) => {
 document.getElementById("reset").addEventListener("click", () => {
   if (chart) chart.resetZoom();
 });
+// The source with each line's executions and its branches' ways
+function showSource(file) {
+  const t = document.getElementById("source");
+  const src = data.source[file];
+  t.textContent = "";
+  src.text.forEach((text, i) => {
+    const n = String(i + 1);
+    const tr = t.insertRow();
+    const count = src.lines[n];
+    if (count !== undefined) tr.className = count ? "ran" : "missed";
+    tr.dataset.line = n;
+    tr.insertCell().textContent = n;
+    tr.insertCell().textContent = count === undefined ? "" : number(count);
+    const ways = src.branches[n];
+    tr.insertCell().textContent = ways ?
+      ways.map((w) => w === null ? "-" : number(w)).join("/") : "";
+    tr.insertCell().textContent = text;
+  });
+}
+const files = document.getElementById("file");
+if (data.source) {
+  for (const file of Object.keys(data.source).sort()) {
+    const option = document.createElement("option");
+    option.value = option.textContent = file;
+    files.appendChild(option);
+  }
+  // the file most of whose lines ran first: the program's own, often
+  const ran = (f) => Object.values(data.source[f].lines).filter(Boolean).length;
+  files.value = Object.keys(data.source).reduce((a, b) => ran(b) > ran(a) ? b : a);
+  files.addEventListener("change", () => showSource(files.value));
+  showSource(files.value);
+}
 showTab(location.hash ? location.hash.slice(1) : "run");
 """
 
@@ -169,6 +209,15 @@ def document(result):
     if profile is not None and profile.stacks:
         doc["stacks"] = tree(collapsed.collapse(profile, result.target),
                              result.target.path.name)
+    if profile is not None and profile.mode == "exact":
+        doc["source"] = sources(coverage.of_run(result))
+        source = ('<p><select id="file"></select> each line\'s '
+                  'executions, and its branches\' ways (taken/not '
+                  'taken)</p><table id="source"></table>')
+    else:
+        source = ('<p class="empty">the source with each line\'s '
+                  'executions: profile with --sample=exact</p>'
+                  '<select id="file" hidden></select>')
     title = f"perf-counter: {result.target.path.name} on {result.board.name}"
     payload = json.dumps(doc, separators=(",", ":")).replace("</", "<\\/")
     libraries = "\n".join(
@@ -188,7 +237,8 @@ def document(result):
 <header><h1>{html.escape(title)}</h1><p id="summary"></p></header>
 <nav><button data-tab="run">Run</button><button data-tab="functions">\
 Functions</button><button data-tab="flame">Flame graph</button>\
-<button data-tab="tasks">Tasks and handlers</button></nav>
+<button data-tab="tasks">Tasks and handlers</button>\
+<button data-tab="source">Source</button></nav>
 <section id="tab-run"><h2>Counter sections</h2><table id="sections"></table>
 </section>
 <section id="tab-functions"><table id="functions"></table></section>
@@ -196,11 +246,26 @@ Functions</button><button data-tab="flame">Flame graph</button>\
 function"> <button id="reset">whole run</button> (click a frame to zoom)</p>
 {flame}<div id="chart"></div><p id="details"></p></section>
 <section id="tab-tasks"><table id="tasks"></table></section>
+<section id="tab-source">{source}</section>
 <script type="application/json" id="data">{payload}</script>
 {libraries}
 <script>{GLUE}</script>
 </body></html>
 """
+
+
+def sources(files):
+    """{file: {text, lines: {line: executions}, branches: {line: [times
+    or None]}}} of coverage's {file: FileCoverage}."""
+    out = {}
+    for file, c in files.items():
+        ways = {}
+        for (line, _, _), times in sorted(c.branches.items()):
+            ways.setdefault(str(line), []).append(times)
+        out[file] = {"text": lines.source_text(file),
+                     "lines": {str(n): count for n, count in c.lines.items()},
+                     "branches": ways}
+    return out
 
 
 def _comment(text):

@@ -100,16 +100,21 @@ def _read_unit(dwarf, cu, table):
 _sources = {}
 
 
-def source_line(file, line):
-    """The text of line (from 1) of the source file; '' if it cannot
-    be read."""
+def source_text(file):
+    """The lines of the source file ([] if it cannot be read)."""
     if file not in _sources:
         try:
             with open(file, errors="replace") as f:
                 _sources[file] = f.read().splitlines()
         except OSError:
             _sources[file] = []
-    text = _sources[file]
+    return _sources[file]
+
+
+def source_line(file, line):
+    """The text of line (from 1) of the source file; '' if it cannot
+    be read."""
+    text = source_text(file)
     return text[line - 1] if 0 < line <= len(text) else ""
 
 
