@@ -150,3 +150,54 @@ def test_the_source_with_its_coverage(ctx, board, browser):
     assert rows["22"][0] == "missed" and rows["22"][1][1] == "0"
     assert rows["29"][1][1:3] == ["11", "10/1"]
     assert rows["9"] == ("", ["9", "", "", ""])
+
+
+LOOP = """\
+#include "system.h"
+#include "altera_avalon_performance_counter.h"
+
+static volatile int sink;
+
+int main(void)
+{
+    void *p = (void *)PERFORMANCE_COUNTER_BASE;
+
+    PERF_RESET(p);
+    PERF_START_MEASURING(p);
+    PERF_BEGIN(p, 1);
+    for (int i = 0; i < LOOPS; i++) {
+        sink += i;
+    }
+    PERF_END(p, 1);
+    PERF_STOP_MEASURING(p);
+    return 0;
+}
+"""
+
+
+def test_the_gate_in_the_report(ctx, board, browser):
+    """--baseline with --html: the page says what the gate printed, the
+    regressed values first."""
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "main.c").write_text(LOOP)
+
+        def profile(*args):
+            return subprocess.run(
+                [str(REPO / "scripts" / "profile"), "--board", board.name,
+                 "main.c", *args], cwd=tmp, stdin=subprocess.DEVNULL,
+                capture_output=True, text=True, timeout=300)
+        assert profile("-D", "LOOPS=100", "--json", "base.json") \
+            .returncode == 0
+        proc = profile("-D", "LOOPS=110", "--baseline", "base.json",
+                       "--html", "run.html")
+        browser.get((Path(tmp) / "run.html").as_uri())
+        tab(browser, "run")
+        summary = browser.find_element("id", "gate-summary").text
+        rows = cells(browser, "gate")
+    assert proc.returncode == 3, proc.stderr
+    printed = [line for line in proc.stdout.splitlines()
+               if "values regressed." in line]
+    assert printed and summary == printed[0], (summary, printed)
+    regressed = [r for r in rows if r[-1] == "regressed"]
+    assert regressed and rows[:len(regressed)] == regressed, rows
+    assert {r[0] for r in regressed} == {"(total)", "section 1"}, rows

@@ -81,13 +81,14 @@ def write(result, options):
         print(charts.text(cores, unicode=_utf8(sys.stdout)), end="",
               flush=True)
     doc = None
-    if options.json or options.baseline:
+    if options.json or options.baseline or options.html:
         doc = json_report.document(result)
     if options.json:
         json_report.write(options.json, doc)
         wrote(options.json)
+    rows = compare_baseline(options, doc) if options.baseline else None
     if options.html:
-        html_report.write(options.html, result)
+        html_report.write(options.html, result, doc, rows)
         wrote(options.html)
     if options.coverage:
         files = coverage.of_run(result, *options.coverage_files)
@@ -107,7 +108,7 @@ def write(result, options):
         wrote(options.svg)
     status = result.exit_code
     if options.baseline:
-        regressed = check_baseline(options, doc)
+        regressed = report_baseline(options, rows)
         if regressed and status == 0:
             status = gate.REGRESSION_EXIT
     return status
@@ -183,15 +184,21 @@ def warn_empty_sections(cores, optimization):
                     f"(scripts/profile -O 0), or use the result")
 
 
-def check_baseline(options, doc):
-    """Compare with the baseline; print and publish the table; True if a
-    counter regressed."""
+def compare_baseline(options, doc):
+    """The gate's rows: the run's --json document against the
+    baseline's; says which thresholds name nothing."""
     baseline = json_report.load(options.baseline)
     thresholds = dict(options.thresholds)
     rows = gate.compare(doc, baseline, thresholds)
     for key in gate.unused_thresholds(rows, thresholds):
         say(f"--threshold {key}=...: no section of the run is called or "
             f"numbered {key}, with that metric")
+    return rows
+
+
+def report_baseline(options, rows):
+    """Print and publish the gate's table (and JUnit); True if a value
+    regressed."""
     table = gate.markdown(rows)
     print(table, end="", flush=True)
     if gate.publish_summary(table):

@@ -2,9 +2,9 @@
 """scripts/profile --html FILE: one self-contained page a person opens
 (from a CI artifact or a laptop, offline): the run, the counter cores'
 sections, the functions (sortable), an interactive flame graph (click
-a frame to zoom, search), the tasks and interrupt handlers, and, with
-the exact profile, the source with each line's executions and its
-branches' ways (coverage's).
+a frame to zoom, search), the tasks and interrupt handlers, with the
+exact profile the source with each line's executions and its branches'
+ways (coverage's), and with --baseline the gate's comparison.
 
 Its data is the --json document (json_report: one owner of what a run
 says) and the collapsed call stacks; its flame graph is d3-flame-graph
@@ -117,6 +117,25 @@ table("sections", [["name", "section"], ["core", "core"], ["clocks", "clocks"],
   ["instructions", "instructions"], ["occurrences", "occurrences"]],
   sections.filter((s) => s.clocks || s.occurrences), "clocks");
 
+if (data.gate) {
+  // the values that changed (all of them when none did), regressions first
+  const changed = data.gate.filter((r) => r.status !== "same");
+  const failed = data.gate.filter((r) => r.status === "regressed" ||
+                                         r.status === "missing");
+  document.getElementById("gate-view").hidden = false;
+  document.getElementById("gate-summary").textContent = failed.length ?
+    failed.length + " of " + data.gate.length + " values regressed." :
+    (changed.length ? "No regression; " + changed.length + " of " +
+     data.gate.length + " values changed." :
+     "No change in " + data.gate.length + " values.");
+  const order = {regressed: 0, missing: 1, worse: 2, new: 3, better: 4, same: 5};
+  table("gate", [["name", "section"], ["metric", "metric"],
+    ["baseline", "baseline"], ["run", "run"], ["change", "change"],
+    ["status", "status"]],
+    (changed.length ? changed : data.gate).map((r) =>
+      Object.assign({rank: 5 - order[r.status]}, r)), "rank");
+}
+
 const unit = data.profile ? data.profile.unit : "";
 table("functions", [["name", "function"], ["self", "self " + unit],
   ["total", "total " + unit], ["calls", "calls"], ["cycles", "cycles"],
@@ -202,9 +221,15 @@ def tree(stacks, root_name):
     return finish(root)
 
 
-def document(result):
-    """The page's text."""
-    doc = json_report.document(result)
+def document(result, doc=None, gate_rows=None):
+    """The page's text: of the run's --json document (made if not
+    given) and, with --baseline, the gate's rows."""
+    doc = dict(doc or json_report.document(result))
+    if gate_rows is not None:
+        doc["gate"] = [{"core": r.core, "name": r.name, "metric": r.metric,
+                        "baseline": r.baseline, "run": r.current,
+                        "change": r.delta, "status": r.status}
+                       for r in gate_rows]
     profile = result.profile
     if profile is not None and profile.stacks:
         doc["stacks"] = tree(collapsed.collapse(profile, result.target),
@@ -240,6 +265,8 @@ Functions</button><button data-tab="flame">Flame graph</button>\
 <button data-tab="tasks">Tasks and handlers</button>\
 <button data-tab="source">Source</button></nav>
 <section id="tab-run"><h2>Counter sections</h2><table id="sections"></table>
+<div id="gate-view" hidden><h2>Against the baseline</h2>
+<p id="gate-summary"></p><table id="gate"></table></div>
 </section>
 <section id="tab-functions"><table id="functions"></table></section>
 <section id="tab-flame"><p><input id="search" placeholder="search a \
@@ -277,6 +304,6 @@ def _inline(script):
     return script.replace("</script", "<\\/script")
 
 
-def write(path, result):
+def write(path, result, doc=None, gate_rows=None):
     with open(path, "w") as f:
-        f.write(document(result))
+        f.write(document(result, doc, gate_rows))
