@@ -40,7 +40,8 @@ def report(ctx, board, tmp):
     proc = subprocess.run(
         [str(REPO / "scripts" / "profile"), "--board", board.name,
          str(image), "--sample", "--cycles", "--html", "run.html",
-         "--json", "run.json"], cwd=tmp, stdin=subprocess.DEVNULL,
+         "--json", "run.json", "--timeline", "trace.json"], cwd=tmp,
+        stdin=subprocess.DEVNULL,
         capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     return Path(tmp) / "run.html", json.loads(
@@ -79,6 +80,12 @@ def test_the_report_in_a_browser(ctx, board, browser):
         functions = cells(browser, "functions")
         tab(browser, "tasks")
         tasks = cells(browser, "tasks")
+        bars = browser.execute_script(
+            "return document.querySelectorAll('#timeline rect.stretch')"
+            ".length")
+        lanes = [t.text for t in browser.find_elements(
+            "css selector", "#timeline text.lane")]
+        trace = json.loads((Path(tmp) / "trace.json").read_text())
         tab(browser, "flame")
         whole = browser.execute_script(
             "return document.querySelector('#chart svg').getAttribute("
@@ -117,6 +124,11 @@ def test_the_report_in_a_browser(ctx, board, browser):
                                   key=lambda f: f["self"])["name"]
     assert sorted(r[0] for r in tasks) == \
         sorted(c["name"] for c in doc["contexts"])
+    # the timeline: a bar per stretch --timeline has, a lane per context
+    slices = [e for e in trace["traceEvents"]
+              if e.get("ph") == "X" and e.get("cat") == "context"]
+    assert bars == len(slices) > 0
+    assert sorted(lanes) == sorted({e["name"] for e in slices})
     assert 0 < before < 0.5 * float(whole)
     assert zoomed >= 0.99 * float(whole)
     assert reset == pytest.approx(before)

@@ -2,7 +2,8 @@
 """scripts/profile --html FILE: one self-contained page a person opens
 (from a CI artifact or a laptop, offline): the run, the counter cores'
 sections, the functions (sortable), an interactive flame graph (click
-a frame to zoom, search), the tasks and interrupt handlers, with the
+a frame to zoom, search), the tasks and interrupt handlers and when
+each ran (a zoomable timeline, the stretches --timeline has), with the
 exact profile the source with each line's executions and its branches'
 ways (coverage's), and with --baseline the gate's comparison.
 
@@ -17,8 +18,13 @@ import json
 
 from perfcounter.build import web
 from perfcounter.outputs import coverage, json_report
+from perfcounter.results import contexts
 from perfcounter.results import stacks as collapsed
 from perfcounter.target import lines
+
+# The timeline's stretches a page carries at most (a long RTOS run has
+# millions; --timeline writes them all)
+MAX_STRETCHES = 20000
 
 STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 0 1.5em 2em; }
@@ -56,6 +62,7 @@ function showTab(name) {
   for (const s of document.querySelectorAll("section"))
     s.classList.toggle("active", s.id === "tab-" + name);
   if (name === "flame") drawFlame();
+  if (name === "tasks") drawTimeline();
 }
 for (const b of document.querySelectorAll("nav button"))
   b.addEventListener("click", () => showTab(b.dataset.tab));
@@ -197,6 +204,42 @@ if (data.source) {
   files.addEventListener("change", () => showSource(files.value));
   showSource(files.value);
 }
+// The timeline: a lane per task or handler, a bar per stretch it ran
+function drawTimeline() {
+  const tl = data.timeline;
+  if (!tl || document.querySelector("#timeline svg")) return;
+  const lane = 22, left = 180;
+  const width = document.getElementById("timeline").clientWidth || 1000;
+  const t0 = d3.min(tl.stretches, (s) => s[1]);
+  const t1 = d3.max(tl.stretches, (s) => s[2]);
+  const x = d3.scaleLinear([t0, t1], [left, width - 10]);
+  const svg = d3.select("#timeline").append("svg")
+    .attr("width", width).attr("height", tl.lanes.length * lane + 30);
+  svg.append("g").selectAll("text").data(tl.lanes).join("text")
+    .attr("class", "lane").attr("x", 4).attr("y", (d, i) => i * lane + 15)
+    .text((d) => d);
+  const color = d3.scaleOrdinal(d3.schemeTableau10);
+  const bars = svg.append("g").selectAll("rect").data(tl.stretches)
+    .join("rect").attr("class", "stretch")
+    .attr("y", (s) => s[0] * lane + 2).attr("height", lane - 4)
+    .attr("fill", (s) => color(s[0]));
+  bars.append("title").text((s) => tl.lanes[s[0]] + ": " +
+    number((s[1] - t0) / 1e6) + " to " + number((s[2] - t0) / 1e6) +
+    " ms, " + number(s[3]) + " instructions");
+  const axis = svg.append("g")
+    .attr("transform", "translate(0," + tl.lanes.length * lane + ")");
+  function place(scale) {
+    bars.attr("x", (s) => scale(s[1]))
+      .attr("width", (s) => Math.max(0.5, scale(s[2]) - scale(s[1])));
+    axis.call(d3.axisBottom(scale).ticks(8)
+      .tickFormat((t) => number((t - t0) / 1e6) + " ms"));
+  }
+  place(x);
+  svg.call(d3.zoom().scaleExtent([1, 1e6])
+    .translateExtent([[left, 0], [width, 0]])
+    .on("zoom", (e) => place(e.transform.rescaleX(x))));
+}
+
 showTab(location.hash ? location.hash.slice(1) : "run");
 """
 
@@ -243,6 +286,13 @@ def document(result, doc=None, gate_rows=None):
         source = ('<p class="empty">the source with each line\'s '
                   'executions: profile with --sample=exact</p>'
                   '<select id="file" hidden></select>')
+    timeline_note = "no task switches: profile with --sample"
+    if profile is not None and profile.switches:
+        doc["timeline"] = timeline(profile, result.target)
+        shown, ran = len(doc["timeline"]["stretches"]), doc["timeline"]["all"]
+        timeline_note = (f"{ran:,} stretches" if shown == ran else
+                         f"the first {shown:,} of {ran:,} stretches") + \
+            " (scroll to zoom, drag to move, point at one for its numbers)"
     title = f"perf-counter: {result.target.path.name} on {result.board.name}"
     payload = json.dumps(doc, separators=(",", ":")).replace("</", "<\\/")
     libraries = "\n".join(
@@ -272,13 +322,30 @@ Functions</button><button data-tab="flame">Flame graph</button>\
 <section id="tab-flame"><p><input id="search" placeholder="search a \
 function"> <button id="reset">whole run</button> (click a frame to zoom)</p>
 {flame}<div id="chart"></div><p id="details"></p></section>
-<section id="tab-tasks"><table id="tasks"></table></section>
+<section id="tab-tasks"><table id="tasks"></table>
+<h2>When each ran</h2><p id="timeline-note">{timeline_note}</p>
+<div id="timeline"></div></section>
 <section id="tab-source">{source}</section>
 <script type="application/json" id="data">{payload}</script>
 {libraries}
 <script>{GLUE}</script>
 </body></html>
 """
+
+
+def timeline(profile, target):
+    """{lanes: [context names], stretches: [[lane, start ns, end ns,
+    instructions]] (the first MAX_STRETCHES), all: their number}"""
+    names = contexts.labels(profile, target)
+    lanes, stretches = {}, []
+    total = 0
+    for _, cid, start, end, instructions in contexts.stretches(profile):
+        total += 1
+        if len(stretches) < MAX_STRETCHES:
+            lane = lanes.setdefault(names.get(cid, f"context {cid}"),
+                                    len(lanes))
+            stretches.append([lane, start, end, instructions])
+    return {"lanes": list(lanes), "stretches": stretches, "all": total}
 
 
 def sources(files):

@@ -212,8 +212,21 @@ def trace_events(profile, target, pid):
                     "tid": tid, "args": {"name": names[cid]}},
                    {"ph": "M", "name": "thread_sort_index", "pid": pid,
                     "tid": tid, "args": {"sort_index": tid}}]
-    running = {}
     several = len({s[2] for s in profile.switches}) > 1
+    for v, was, start_ns, end_ns, instructions in stretches(profile):
+        if was in tids:
+            on_vcpu = f',"vcpu":{v}' if several else ""
+            events.append(
+                f'{heads[was]},"ts":{start_ns / 1000.0!r},'
+                f'"dur":{(end_ns - start_ns) / 1000.0!r},'
+                f'"args":{{"instructions":{instructions}{on_vcpu}}}}}')
+    return events
+
+
+def stretches(profile):
+    """(vcpu, context id, start ns, end ns, instructions) of each stretch
+    a context ran, from the plugin's switches, in order."""
+    running = {}
     for ns, insns, vcpu, cid in profile.switches + [(None, None, None,
                                                       None)]:
         for v in ([vcpu] if vcpu is not None else list(running)):
@@ -222,13 +235,7 @@ def trace_events(profile, target, pid):
                 end_ns = ns if ns is not None else profile.end_ns
                 end_insns = insns if insns is not None else \
                     profile.end_instructions
-                if was in tids and end_ns is not None and end_ns > start_ns:
-                    on_vcpu = f',"vcpu":{v}' if several else ""
-                    events.append(
-                        f'{heads[was]},"ts":{start_ns / 1000.0!r},'
-                        f'"dur":{(end_ns - start_ns) / 1000.0!r},'
-                        f'"args":{{"instructions":{end_insns - start_insns}'
-                        f'{on_vcpu}}}}}')
+                if end_ns is not None and end_ns > start_ns:
+                    yield v, was, start_ns, end_ns, end_insns - start_insns
         if cid is not None:
             running[vcpu] = (ns, insns, cid)
-    return events
