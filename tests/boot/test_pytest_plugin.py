@@ -77,25 +77,33 @@ def test_the_example_passes_with_each_steps_counts(ctx, board):
             f'value="{step["cycles"]}"' in pytest_xml
 
 
+def sessions(ctx, board, tmp, option, *more):
+    """The results folders of the example run with option serially, more
+    ways ((name, options)), as two shards, and the shards merged by
+    scripts/merge (name "merged")."""
+    runs = {}
+    for name, options in [("serial", []), *more,
+                          ("shard1", ["--shard", "1/2"]),
+                          ("shard2", ["--shard", "2/2"])]:
+        folder = tmp / name
+        folder.mkdir()
+        proc = pytest_run(ctx, board, folder, option, *options)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        runs[name] = folder / "results"
+    merge = subprocess.run(
+        [str(MERGE), str(tmp / "merged"), str(runs["shard1"]),
+         str(runs["shard2"])], capture_output=True, text=True,
+        timeout=300)
+    assert merge.returncode == 0, merge.stderr
+    runs["merged"] = tmp / "merged"
+    return runs
+
+
 def test_xdist_and_shards_give_the_unsharded_results_byte_for_byte(
         ctx, board):
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        runs = {}
-        for name, options in [("serial", ["--sample"]),
-                              ("xdist", ["--sample", "-n", "2"]),
-                              ("shard1", ["--sample", "--shard", "1/2"]),
-                              ("shard2", ["--sample", "--shard", "2/2"])]:
-            folder = tmp / name
-            folder.mkdir()
-            proc = pytest_run(ctx, board, folder, *options)
-            assert proc.returncode == 0, proc.stdout + proc.stderr
-            runs[name] = folder / "results"
-        merge = subprocess.run(
-            [str(MERGE), str(tmp / "merged"), str(runs["shard1"]),
-             str(runs["shard2"])], capture_output=True, text=True,
-            timeout=300)
-        assert merge.returncode == 0, merge.stderr
+        runs = sessions(ctx, board, tmp, "--sample", ("xdist", ["-n", "2"]))
         serial, xdist, merged = (files(runs["serial"]), files(runs["xdist"]),
                                  files(tmp / "merged"))
         shard_sizes = [len(json.loads(files(runs[s])["results.json"])
@@ -244,20 +252,7 @@ def test_coverage_per_test_summed_and_merged(ctx, board):
     the serial session's sum byte for byte."""
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        runs = {}
-        for name, options in [("serial", []), ("shard1", ["--shard", "1/2"]),
-                              ("shard2", ["--shard", "2/2"])]:
-            folder = tmp / name
-            folder.mkdir()
-            proc = pytest_run(ctx, board, folder, "--firmware-coverage",
-                              *options)
-            assert proc.returncode == 0, proc.stdout + proc.stderr
-            runs[name] = folder / "results"
-        merge = subprocess.run(
-            [str(MERGE), str(tmp / "merged"), str(runs["shard1"]),
-             str(runs["shard2"])], capture_output=True, text=True,
-            timeout=300)
-        assert merge.returncode == 0, merge.stderr
+        runs = sessions(ctx, board, tmp, "--firmware-coverage")
         each = sorted((runs["serial"] / "tests").glob("*/coverage.info"))
         summed, = (runs["serial"] / "profile").glob("*/coverage.info")
         merged, = (tmp / "merged" / "profile").glob("*/coverage.info")
