@@ -79,6 +79,7 @@ def test_the_report_in_a_browser(ctx, board, browser):
         sections = cells(browser, "sections")
         tab(browser, "functions")
         functions = cells(browser, "functions")
+        calls = cells(browser, "calls")
         tab(browser, "tasks")
         tasks = cells(browser, "tasks")
         bars = browser.execute_script(
@@ -123,6 +124,9 @@ def test_the_report_in_a_browser(ctx, board, browser):
         sorted(f["name"] for f in doc["functions"])
     assert functions[0][0] == max(doc["functions"],
                                   key=lambda f: f["self"])["name"]
+    assert sorted(tuple(r) for r in calls) == sorted(
+        (e["caller"], e["callee"], f"{e['calls']:,}")
+        for e in doc["call_graph"])
     assert sorted(r[0] for r in tasks) == \
         sorted(c["name"] for c in doc["contexts"])
     # the timeline: a bar per stretch --timeline has, a lane per context

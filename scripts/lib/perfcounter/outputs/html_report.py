@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: MIT
 """scripts/profile --html FILE: one self-contained page a person opens
 (from a CI artifact or a laptop, offline): the run, the counter cores'
-sections, the functions (sortable), an interactive flame graph (click
-a frame to zoom, search), the tasks and interrupt handlers and when
-each ran (a zoomable timeline, the stretches --timeline has), with the
-exact profile the source with each line's executions and its branches'
-ways (coverage's), and with --baseline the gate's comparison.
+sections, the functions and who calls whom (sortable), an interactive
+flame graph (click a frame to zoom, search), the tasks and interrupt
+handlers and when each ran (a zoomable timeline, the stretches
+--timeline has), with the exact profile the source with each line's
+executions and its branches' ways (coverage's), and with --baseline
+the gate's comparison.
 
 Its data is the --json document (json_report: one owner of what a run
 says) and the collapsed call stacks; its flame graph is d3-flame-graph
@@ -148,6 +149,9 @@ table("functions", [["name", "function"], ["self", "self " + unit],
   ["total", "total " + unit], ["calls", "calls"], ["cycles", "cycles"],
   ["cycles_instructions", "instructions (cycles')"]],
   data.functions || [], data.profile ? "self" : "cycles");
+
+table("calls", [["caller", "caller"], ["callee", "callee"],
+  ["calls", "calls"]], data.call_graph || [], "calls");
 
 table("tasks", [["name", "task or handler"], ["kind", "kind"],
   ["instructions", "instructions"], ["cycles", "cycles"],
@@ -318,7 +322,8 @@ Functions</button><button data-tab="flame">Flame graph</button>\
 <div id="gate-view" hidden><h2>Against the baseline</h2>
 <p id="gate-summary"></p><table id="gate"></table></div>
 </section>
-<section id="tab-functions"><table id="functions"></table></section>
+<section id="tab-functions"><table id="functions"></table>
+<h2>Who calls whom</h2><table id="calls"></table></section>
 <section id="tab-flame"><p><input id="search" placeholder="search a \
 function"> <button id="reset">whole run</button> (click a frame to zoom)</p>
 {flame}<div id="chart"></div><p id="details"></p></section>
