@@ -354,6 +354,18 @@ static void leave_block(Vcpu *v, unsigned index, Block *last,
     }
 }
 
+/* The vCPU leaves the block it ran for next (leaving(), leave_block()) */
+static void leave_for(Vcpu *v, unsigned index, uint64_t next,
+                      const uint64_t *sp)
+{
+    uint64_t executed;
+    Block *last = leaving(v, &executed);
+
+    if (last) {
+        leave_block(v, index, last, executed, next, sp);
+    }
+}
+
 /*
  * A block's entry (udata): every one in exact mode, in sampling mode
  * those after a block that is followed
@@ -361,16 +373,11 @@ static void leave_block(Vcpu *v, unsigned index, Block *last,
 static void block_entered(unsigned index, void *udata)
 {
     Block *next = udata;
-    Block *last;
-    uint64_t executed;
     Vcpu *v;
 
     enter();
     v = vcpu_state(index);
-    last = leaving(v, &executed);
-    if (last) {
-        leave_block(v, index, last, executed, next->pc, NULL);
-    }
+    leave_for(v, index, next->pc, NULL);
     v->block = next;
     v->block_ticks = executed_total(v);
     leave();
@@ -502,16 +509,8 @@ void profile_switch(unsigned index, CallStack *to)
 void profile_exception_entered(unsigned index, uint64_t number,
                                uint64_t resume_pc, uint64_t sp)
 {
-    Block *last;
-    uint64_t executed;
-    Vcpu *v;
-
     enter();
-    v = vcpu_state(index);
-    last = leaving(v, &executed);
-    if (last) {
-        leave_block(v, index, last, executed, resume_pc, &sp);
-    }
+    leave_for(vcpu_state(index), index, resume_pc, &sp);
     contexts_entered(index, number, sp);
     leave();
 }
