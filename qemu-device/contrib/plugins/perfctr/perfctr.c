@@ -89,10 +89,14 @@ static PerfctrPluginOps hook_ops;
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     /*
-     * Stops first, then events: both may abandon an instruction before
-     * it runs, which must then not have been counted by anything else.
+     * Stops first, then the targets on the cycles, then events: each
+     * may abandon an instruction before it runs, which must then not
+     * have been counted by anything else.
      */
     stop_instrument(tb);
+    if (config.cycles_model) {
+        cycles_instrument_first(tb);
+    }
     if (config.events) {
         events_instrument(tb);
     }

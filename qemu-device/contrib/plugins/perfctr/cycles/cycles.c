@@ -411,6 +411,33 @@ static void check_targets(struct qemu_plugin_insn *insn, uint32_t targets,
     }
 }
 
+/*
+ * What comes before the events and the profile instrument tb: the
+ * guesses the block's entry has settled (its conditional callbacks) are
+ * cleared, and a target on the cycles reached by the instruction before
+ * (or by a misprediction's delta) leaves the block before the next one
+ * begins, before anything else counts that one
+ */
+void cycles_instrument_first(struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb), i;
+    uint32_t targets = targeted_here();
+    struct qemu_plugin_insn *first;
+
+    if (!n) {
+        return;
+    }
+    first = qemu_plugin_tb_get_insn(tb, 0);
+    store(first, SLOT_MISS, NO_PC);
+    store(first, SLOT_FELL, NO_PC);
+    if (core->dynamic_predictor) {
+        store(first, SLOT_HIT, NO_PC);
+    }
+    for (i = 0; targets && i < n; i++) {
+        check_targets(qemu_plugin_tb_get_insn(tb, i), targets, false);
+    }
+}
+
 void cycles_instrument(struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb), i;
@@ -476,15 +503,6 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         int window = window_of(insns[i].pc);
         bool operands = core->has_operand_cost(&insns[i].t);
 
-        if (i == 0) {
-            store(insn, SLOT_MISS, NO_PC);
-            store(insn, SLOT_FELL, NO_PC);
-            if (core->dynamic_predictor) {
-                store(insn, SLOT_HIT, NO_PC);
-            }
-        }
-        /* Reached by the one before (or by a misprediction's delta) */
-        check_targets(insn, targets, false);
         if (window != pending.window && pending.insns) {
             /* Before the last instruction of the window left */
             flush(qemu_plugin_tb_get_insn(tb, i - 1), &pending, targets);

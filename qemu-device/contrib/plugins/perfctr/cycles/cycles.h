@@ -22,6 +22,8 @@ bool cycles_model_named(const char *name, CyclesModel *model);
 bool cycles_init(const PerfctrConfig *config);
 /* A vCPU was created: find the registers the model reads */
 void cycles_vcpu_init(unsigned vcpu);
+/* Before the events and the profile instrument tb, then after them */
+void cycles_instrument_first(struct qemu_plugin_tb *tb);
 void cycles_instrument(struct qemu_plugin_tb *tb);
 /* Estimated cycles of vcpu_index so far (exact during an access) */
 uint64_t cycles_read(unsigned vcpu_index);
