@@ -52,6 +52,27 @@ static int64_t thumb_branch_offset(uint16_t hw1, uint16_t hw2)
                        (hw2 & 0x7ff) << 1, 25);
 }
 
+/*
+ * Armv8.1-M's low-overhead loops and branch future, in what BLX's
+ * encoding leaves undefined (its H bit set): WLS and WLSTP skip the
+ * loop (forward, when the count is 0); LE and LETP go back to its start
+ * (while the count lasts); DLS, DLSTP, LCTP and the branch futures (a
+ * hint, which QEMU does not take) do not branch
+ */
+static void low_overhead_branch(uint16_t hw1, uint16_t hw2, uint64_t pc,
+                                InsnClass *out)
+{
+    uint64_t offset = ((hw2 >> 1) & 0x3ff) << 2 | ((hw2 >> 11) & 1) << 1;
+
+    if ((hw2 & 0x2000) || (hw1 & 0x07c0) > 0x0040) {
+        set(out, INSN_OTHER);           /* DLS, LCTP, BF... */
+    } else if ((hw1 & 0xf) == 0xf) {
+        set_conditional(out, pc + 4 - offset);      /* LE, LETP */
+    } else {
+        set_conditional(out, pc + 4 + offset);      /* WLS, WLSTP */
+    }
+}
+
 static void thumb32(uint16_t hw1, uint16_t hw2, uint64_t pc, InsnClass *out)
 {
     unsigned rn = hw1 & 0xf;
@@ -63,9 +84,13 @@ static void thumb32(uint16_t hw1, uint16_t hw2, uint64_t pc, InsnClass *out)
             set_direct(out, INSN_CALL, pc + 4 +
                        thumb_branch_offset(hw1, hw2));
             return;
-        case 0x4000:                                /* BLX to Arm state */
-            set_direct(out, INSN_CALL, ((pc + 4) & ~3ull) +
-                       thumb_branch_offset(hw1, hw2));
+        case 0x4000:
+            if (hw2 & 1) {
+                low_overhead_branch(hw1, hw2, pc, out);
+            } else {                                /* BLX to Arm state */
+                set_direct(out, INSN_CALL, ((pc + 4) & ~3ull) +
+                           thumb_branch_offset(hw1, hw2));
+            }
             return;
         case 0x1000:                                /* B.W */
             set_direct(out, INSN_BRANCH, pc + 4 +
