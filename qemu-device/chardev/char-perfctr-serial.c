@@ -40,10 +40,17 @@
  *                        numbers), 'D' deadline reached: each with the
  *                        virtual ns, retired instructions and estimated
  *                        cycles (0 without a timing model) then
+ *                        'C' counts, the answer to 'Q': the numbers,
+ *                        then a 32-bit mask of the events counted (bit
+ *                        e for PerfctrEvent e) and every event's count
+ *                        since the run began (0 where not counted)
  *   from the controller: 'I' input bytes, 'E' end of input,
  *                        'G' go (a deadline in virtual ns, 0 for none,
  *                        and a mode byte: 0 wait after each byte the
- *                        guest sends, 1 wait only at the deadline)
+ *                        guest sends, 1 wait only at the deadline),
+ *                        'Q' query the counts, with a path to have the
+ *                        plugin write its results so far there first
+ *                        (a step's profile is what ran between two)
  * A controller that goes away lets the guest run on.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -59,6 +66,7 @@
 #include "hw/core/cpu.h"
 #include "io/channel-file.h"
 #include "qapi/error.h"
+#include "qemu/error-report.h"
 #include "qemu/main-loop.h"
 #include "qemu/module.h"
 #include "qemu/option.h"
@@ -103,6 +111,9 @@ struct PerfctrSerialChardev {
     QEMUTimer *deadline;
     QEMUTimer *started;
     QEMUTimer *quiet;
+
+    /* While a controller drives: every event counted, for its queries */
+    PerfctrHookClient counting;
 };
 
 /* Where the guest is: virtual ns, retired instructions, model cycles */
@@ -191,6 +202,48 @@ static bool perfctr_serial_receive(PerfctrSerialChardev *s, void *buf,
 
 static void perfctr_serial_schedule(PerfctrSerialChardev *s, int64_t now);
 
+static void perfctr_serial_nothing_reached(PerfctrHookClient *client)
+{
+}
+
+/* From the guest's first instruction, count every event the hook can */
+static void perfctr_serial_count_all(PerfctrSerialChardev *s)
+{
+    s->counting.reached = perfctr_serial_nothing_reached;
+    memset(s->counting.target, 0xff, sizeof(s->counting.target));
+    s->counting.want = perfctr_hook_events() & ~BIT(PERFCTR_EVENT_NONE);
+    perfctr_hook_add_client(&s->counting);
+    perfctr_hook_arm(&s->counting);
+}
+
+/*
+ * The controller's 'Q': with a path, the plugin's results so far written
+ * there; then the counts ('C').  Called with the BQL held, the guest
+ * waiting.
+ */
+static void perfctr_serial_answer_query(PerfctrSerialChardev *s,
+                                        const char *path)
+{
+    uint8_t counts[4 + 8 * PERFCTR_EVENT_COUNT] = { 0 };
+    uint32_t mask = 0;
+    int e;
+
+    if (*path && !perfctr_hook_write_results(path)) {
+        warn_report("perfctr-serial: the plugin wrote no results to %s",
+                    path);
+    }
+    for (e = PERFCTR_EVENT_NONE + 1; e < PERFCTR_EVENT_COUNT; e++) {
+        uint64_t count;
+
+        if (perfctr_hook_read_event(0, e, &count)) {
+            mask |= BIT(e);
+            stq_le_p(counts + 4 + 8 * e, count);
+        }
+    }
+    stl_le_p(counts, mask);
+    perfctr_serial_report(s, 'C', counts, sizeof(counts));
+}
+
 /* The guest waits here, nothing running, until the controller says go */
 static void perfctr_serial_wait(PerfctrSerialChardev *s)
 {
@@ -220,6 +273,12 @@ static void perfctr_serial_wait(PerfctrSerialChardev *s)
             break;
         case 'E':
             s->input_ended = true;
+            break;
+        case 'Q':
+            body[len] = 0;
+            bql_lock();
+            perfctr_serial_answer_query(s, (char *)body);
+            bql_unlock();
             break;
         case 'G':
             if (len >= 9) {
@@ -325,6 +384,7 @@ static void perfctr_serial_started(void *opaque)
 {
     PerfctrSerialChardev *s = opaque;
 
+    perfctr_serial_count_all(s);
     perfctr_serial_report(s, 'S', NULL, 0);
     perfctr_serial_wait(s);
 }
@@ -485,6 +545,9 @@ static void perfctr_serial_finalize(Object *obj)
     }
     if (s->control_fd >= 0) {
         close(s->control_fd);
+    }
+    if (s->counting.reached) {
+        perfctr_hook_remove_client(&s->counting);
     }
     if (s->out) {
         object_unref(OBJECT(s->out));     /* closes out_fd */

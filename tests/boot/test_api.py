@@ -5,6 +5,7 @@ and the package installs offline into a virtual environment."""
 
 import json
 import os
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -106,3 +107,21 @@ def test_the_package_installs_offline_into_a_venv(ctx, board):
     expected = perfcounter.run(RunConfig(Target(
         ctx.firmware(board, EXAMPLE), board)), ctx.qemu)
     assert ran == f"0 {expected.cores[0].clocks}"
+
+
+def test_the_event_names_follow_the_numbers_qemu_gives_them():
+    """events.NAMES against PerfctrEvent (QEMU's hook, their owner) and
+    the firmware's PERFCTR_EVENT_*, by number."""
+    from perfcounter.results import events
+
+    def numbered(path):
+        text = path.read_text()
+        return {int(n): name.lower() for name, n in re.findall(
+            r"PERFCTR_EVENT_(\w+) = (\d+)", text)}
+
+    hook = numbered(REPO / "qemu-device/include/accel/tcg/perfctr-hook.h")
+    library = numbered(REPO / "firmware/include/perfctr.h")
+    assert hook == library
+    assert len(hook) == len(events.NAMES) > 17
+    assert {n: name for n, name in enumerate(events.NAMES)} == \
+        {**hook, 0: None}

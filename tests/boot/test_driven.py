@@ -13,12 +13,13 @@ import subprocess
 import tempfile
 import time
 import tty
+from dataclasses import astuple
 from pathlib import Path
 
 import pytest
 
 from bootlib import json_schema_errors
-from perfcounter import RunConfig, Session, Target
+from perfcounter import EXACT, RunConfig, Session, Target
 from perfcounter.paths import REPO
 
 PER_BOARD = True
@@ -33,9 +34,10 @@ INPUT = b"".join(c.encode() + b"\r\n" for c, _, _ in COMMANDS)
 
 
 def session_steps(ctx, board):
-    """Each command's Step, the answers, and the counter cores after."""
+    """Each command's Step (profiled exactly), the answers, and the
+    counter cores after."""
     config = RunConfig(Target(ctx.firmware(board, SHELL), board),
-                       cycles=bool(board.cycle_model))
+                       cycles=bool(board.cycle_model), profile=EXACT)
     with Session(config, ctx.qemu) as dut:
         dut.expect("> ")
         for command, answer, _ in COMMANDS:
@@ -49,12 +51,17 @@ def session_steps(ctx, board):
     return dut.steps, cores, result
 
 
+def measured(step):
+    """What a step measured, to compare over two runs."""
+    return (step.name, step.instructions, step.cycles, step.ns, step.counts,
+            [astuple(f) for f in step.functions()], step.stacks())
+
+
 def test_a_session_drives_the_shell_and_counts_each_step_the_same_twice(
         ctx, board):
     first, cores, result = session_steps(ctx, board)
     again, _, _ = session_steps(ctx, board)
-    assert [(s.name, s.instructions, s.cycles, s.ns) for s in first] == \
-        [(s.name, s.instructions, s.cycles, s.ns) for s in again]
+    assert [measured(s) for s in first] == [measured(s) for s in again]
     assert result.exit_code == 9 and result.ended == "exit"
     for step in first:
         assert step.instructions > 0 and step.ns > 0
@@ -67,6 +74,49 @@ def test_a_session_drives_the_shell_and_counts_each_step_the_same_twice(
             assert sections[number].clocks > 0
 
 
+def test_each_step_has_its_own_profile_and_counts(ctx, board):
+    steps, _, result = session_steps(ctx, board)
+    profile = result.plugin
+    assert sum(profile.histogram.values()) == profile.instructions == \
+        result.outcome.instructions
+    for step in steps:
+        functions = step.functions()
+        # every instruction of the step in one function's own count and
+        # in one call stack, exactly (counted by pc, and by block with
+        # the stacks), and in no other step
+        assert sum(f.self for f in functions) == step.instructions
+        assert sum(step.stacks().values()) == step.instructions
+        assert step.counts["instructions"] == step.instructions
+        # the calls the events count are the calls the profile followed
+        assert step.counts["calls"] == sum(f.calls for f in functions)
+        if board.cycle_model:
+            assert step.counts["cycles"] == step.cycles == \
+                sum(f.cycles or 0 for f in functions)
+        names = {f.name for f in functions}
+        assert "board_uart_getc" in names, names
+    assert sum(s.instructions for s in steps) < result.outcome.instructions
+
+
+def test_a_session_reads_the_dwt_as_the_firmware_would(ctx, board):
+    if not board.dwt:
+        pytest.skip(f"{board.name}'s core has no DWT")
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board),
+                       cycles=bool(board.cycle_model))
+    with Session(config, ctx.qemu) as dut:
+        dut.expect("> ")
+        assert dut.dwt()["cyccnt"] == 0         # nothing enabled it yet
+        dut.send_line("dwt", "\r")
+        dut.expect_exact("dwt on\r\n> ")
+        before, counted = dut.dwt(), dut.counts()
+        with dut.step("fib") as step:
+            dut.send_line("fib 30", "\r")
+            dut.expect("> ")
+        after = dut.dwt()
+        dut.stop()
+    clock = "cycles" if board.cycle_model else "instructions"
+    assert after["cyccnt"] - before["cyccnt"] == step.counts[clock] > 0
+    assert counted[clock] > before["cyccnt"] > 0
+    assert after["ctrl"] & 1
 def profile_input(ctx, board, tmp, *options):
     """scripts/profile of the shell fed INPUT on its standard input
     (--input -), ended at the input's end: the process and what it

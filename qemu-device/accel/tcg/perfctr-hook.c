@@ -71,6 +71,13 @@ uint32_t perfctr_hook_events(void)
     return PERFCTR_HOOK_OWN_EVENTS | (ops ? ops->events : 0);
 }
 
+bool perfctr_hook_write_results(const char *path)
+{
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+
+    return ops && ops->write_results && ops->write_results(path);
+}
+
 bool perfctr_hook_read_event(unsigned vcpu_index, PerfctrEvent event,
                              uint64_t *count)
 {

@@ -15,6 +15,9 @@
  *   (mod 256) of N bytes (N up to 65536), in section 2 ("crc").
  * - sort N: "sorted N words, checksum C" (N up to 1024 pseudo-random
  *   words, insertion sort), in section 3 ("sort").
+ * - dwt: "dwt on" once the Cortex-M DWT's cycle counter runs (set
+ *   going here: DEMCR.TRCENA, CTRL.CYCCNTENA), "no dwt" on a core
+ *   without one.
  * - echo WORDS: the words; help: the commands; report: the counter
  *   core's report, on semihosting's output (the run's standard output).
  * - exit [CODE]: "bye", then the program exits with CODE (default 0).
@@ -37,6 +40,29 @@
 #define SORT_MAX 1024
 
 static unsigned int words[SORT_MAX];
+
+#if defined(__ARM_ARCH_7M__) || defined(__ARM_ARCH_7EM__) || \
+    defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+#define DEMCR (*(volatile unsigned int *)0xe000edfc)
+#define DEMCR_TRCENA (1u << 24)
+#define DWT_CTRL (*(volatile unsigned int *)0xe0001000)
+#define DWT_CTRL_CYCCNTENA 1u
+#define DWT_LAR (*(volatile unsigned int *)0xe0001fb0)
+#define LAR_UNLOCK 0xc5acce55u
+
+static int dwt_start(void)
+{
+    DEMCR |= DEMCR_TRCENA;
+    DWT_LAR = LAR_UNLOCK;       /* the M7's DWT takes writes once unlocked */
+    DWT_CTRL |= DWT_CTRL_CYCCNTENA;
+    return 1;
+}
+#else
+static int dwt_start(void)
+{
+    return 0;
+}
+#endif
 
 static void uart_puts(const char *s)
 {
@@ -213,10 +239,13 @@ static void run(const char *line)
         uart_putu(n);
         uart_puts(" words, checksum ");
         uart_putu(sum);
+    } else if (!strcmp(line, "dwt")) {
+        uart_puts(dwt_start() ? "dwt on" : "no dwt");
     } else if (!strncmp(line, "echo ", 5)) {
         uart_puts(line + 5);
     } else if (!strcmp(line, "help")) {
-        uart_puts("fib N, crc N, sort N, echo WORDS, report, exit [CODE]");
+        uart_puts("fib N, crc N, sort N, dwt, echo WORDS, report, "
+                  "exit [CODE]");
     } else if (!strcmp(line, "report")) {
         perf_print_formatted_report(p, alt_get_cpu_freq(), 3, "fib", "crc",
                                     "sort");

@@ -121,16 +121,16 @@ static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
     }
 }
 
-static void finished(qemu_plugin_id_t id, void *udata)
+/* Everything counted so far, to path: at exit, and a controller's snapshots */
+static bool write_results(const char *path)
 {
-    FILE *out = fopen(config.out_path, "w");
+    FILE *out = fopen(path, "w");
 
     if (!out) {
         g_autofree char *msg = g_strdup_printf(
-            "perfctr: cannot write %s: %s\n", config.out_path,
-            strerror(errno));
+            "perfctr: cannot write %s: %s\n", path, strerror(errno));
         fputs(msg, stderr);
-        return;
+        return false;
     }
     if (config.profiling) {
         profile_write(out);
@@ -141,7 +141,12 @@ static void finished(qemu_plugin_id_t id, void *udata)
         cycles_write(out);
     }
     stop_write(out);
-    fclose(out);
+    return fclose(out) == 0;
+}
+
+static void finished(qemu_plugin_id_t id, void *udata)
+{
+    write_results(config.out_path);
 }
 
 /* From QEMU's hook: the vCPU left translated code and resumes at pc */
@@ -502,6 +507,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     }
     if (config.out_path) {
         qemu_plugin_register_atexit_cb(id, finished, NULL);
+        hook_ops.write_results = write_results;
     }
     /* The devices read cycles through the events' reader */
     if (config.events || config.cycles_model) {

@@ -104,6 +104,12 @@ typedef struct PerfctrPluginOps {
      * block's instructions as the block is entered, as icount does.
      */
     void (*block_left)(unsigned vcpu_index, uint64_t not_begun);
+    /*
+     * Write what the plugin has counted so far to path, in the form it
+     * writes at exit (a controller's snapshot at a step's ends), with
+     * the vCPUs between two instructions; false if it cannot
+     */
+    bool (*write_results)(const char *path);
 } PerfctrPluginOps;
 
 /* Called by the plugin when it is installed (exported by QEMU) */
@@ -151,6 +157,9 @@ void perfctr_hook_remove_client(PerfctrHookClient *client);
  */
 PerfctrHookClient *perfctr_hook_client_of(unsigned vcpu_index, size_t size,
                                           void (*reached)(PerfctrHookClient *));
+
+/* The plugin's results so far to path (ops->write_results); false if not */
+bool perfctr_hook_write_results(const char *path);
 
 /* The events that can be counted now (bit e for event e) */
 uint32_t perfctr_hook_events(void);

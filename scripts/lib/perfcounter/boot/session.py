@@ -2,12 +2,16 @@
 """A run driven from the host, in lockstep: send input, expect the
 guest's answers, measure each step, with the same numbers on every run.
 
-    with Session(RunConfig(Target("shell.elf", board), cycles=True)) as dut:
+    with Session(RunConfig(Target("shell.elf", board), cycles=True,
+                           profile=EXACT)) as dut:
         dut.expect("> ")
         with dut.step("fib") as step:
             dut.send_line("fib 20")
             dut.expect(r"fib\\(20\\) = (\\d+)")
         assert step.cycles <= 5000
+        assert step.counts["divides"] == 0
+        hottest = max(step.functions(), key=lambda f: f.self)
+        dut.counts()["loads"]       # every event so far, at any point
     dut.result.exit_code
 
 The console UART (or another) is QEMU's perfctr-serial backend with a
@@ -36,14 +40,20 @@ from perfcounter.boot.config import Serial
 from perfcounter.boot.signals import StopRequest
 from perfcounter.build import qemu as qemu_build
 from perfcounter.errors import Failure
-from perfcounter.results import readout
+from perfcounter.results import events, functions, plugin_results, \
+    readout, stacks
 
 # The controller protocol (qemu-device/chardev/char-perfctr-serial.c)
 _HEAD = struct.Struct("<cI")
 _POSITION = struct.Struct("<QQQ")
 _GO = struct.Struct("<QB")
+_COUNTS = struct.Struct("<I" + "Q" * len(events.NAMES))
 _EACH_BYTE, _AT_DEADLINE = 0, 1
 DEFAULT_HOST_TIMEOUT = 60.0
+# The Armv7-M DWT's control register and counters, from its base
+DWT_BASE = 0xE0001000
+DWT_REGISTERS = ("ctrl", "cyccnt", "cpicnt", "exccnt", "sleepcnt", "lsucnt",
+                 "foldcnt")
 
 
 class ExpectTimeout(Failure):
@@ -67,10 +77,19 @@ class Position:
 @dataclass
 class Step:
     """A named span of the run, from where the guest waited when it
-    began to where it waited when it ended: what ran between, exactly."""
+    began to where it waited when it ended: what ran between, exactly.
+
+    counts: {event: count} of every event the CPU's counters count
+    (events.NAMES: loads, stores, branches, calls, exceptions...) in the
+    span; profile: the plugin's results of the span (PluginResults:
+    its histogram, call stacks, cycles per function), None when the run
+    has no profile and no --cycles."""
     name: str
     start: Position
     end: Position = None
+    counts: dict = None
+    profile: plugin_results.PluginResults = None
+    config: object = None       # the run's RunConfig (names, windows)
 
     @property
     def instructions(self):
@@ -88,17 +107,50 @@ class Step:
     def seconds(self):
         return self.ns / 1e9
 
+    @property
+    def target(self):
+        return self.config.target
+
+    @property
+    def plugin(self):
+        return self.profile
+
+    def functions(self):
+        """[functions.Function] of each function that ran in the step:
+        its own and total counts, calls, estimated cycles (what --json
+        gives a whole run); [] without a profile."""
+        return functions.table(self) if self.profile else []
+
+    def stacks(self):
+        """{"a;b;c": count}: the step's collapsed call stacks."""
+        if not self.profile or not self.profile.profiled:
+            return {}
+        return stacks.collapse(self.profile, self.target)
+
 
 class _StepContext:
     def __init__(self, session, name):
         self.session = session
-        self.step = Step(name, session.position)
+        self.name = name
+        self.step = None
 
     def __enter__(self):
+        at, self._counts, self._profile = self.session._snapshot()
+        self.step = Step(self.name, at, config=self.session.config)
         return self.step
 
-    def __exit__(self, *exc):
-        self.step.end = self.session.position
+    def __exit__(self, kind, *exc):
+        if kind is not None:
+            # The step failed (the guest may have ended): where it got to
+            self.step.end = self.session.position
+            self.session.steps.append(self.step)
+            return
+        self.step.end, counts, profile = self.session._snapshot()
+        self.step.counts = {name: counts[name] - self._counts.get(name, 0)
+                            for name in counts}
+        if profile and self._profile:
+            self.step.profile = plugin_results.between(self._profile,
+                                                       profile)
         self.session.steps.append(self.step)
 
 
@@ -135,6 +187,7 @@ class Session:
         self.steps = []
         self.position = Position()
         self.result = None
+        self._snapshots = 0
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(str(control))
         self._listener.listen(1)
@@ -220,7 +273,7 @@ class Session:
         body = self._read_exact(length, self.host_timeout) or b""
         self.position = Position(*_POSITION.unpack_from(body))
         data = body[_POSITION.size:]
-        if data:
+        if kind == b"O":
             self.output += self._decoder.decode(data)
         return kind, data
 
@@ -303,14 +356,84 @@ class Session:
         at its end."""
         return _StepContext(self, name)
 
+    def counts(self):
+        """{event: count} of every event the CPU's counters count
+        (events.NAMES), from the run's start to where the guest waits
+        now: what DWT, PMU or hpm counters programmed at reset to count
+        them would read."""
+        return self._query()[1]
+
+    def _query(self, results=None):
+        """(Position, counts) where the guest waits now; with results (a
+        path), the plugin writes its results so far there first."""
+        self._send_frame(b"Q", str(results or "").encode())
+        while True:
+            kind, data = self._read_frame()
+            if kind is None:
+                raise GuestEnded(f"the run has ended: {self._pending()!r}")
+            if kind == b"C":
+                mask, *counts = _COUNTS.unpack_from(data)
+                counts = events.named(mask, counts)
+                if self.position.instructions:     # -icount's, not the plugin's
+                    counts["instructions"] = self.position.instructions
+                return self.position, counts
+
+    def _snapshot(self):
+        """(Position, counts, PluginResults or None) where the guest
+        waits now: a step's ends."""
+        profiled = self.config.profile is not None or self.config.cycles
+        if not profiled:
+            return (*self._query(), None)
+        self._snapshots += 1
+        path = self.workdir / f"snapshot-{self._snapshots}.txt"
+        at, counts = self._query(path)
+        found = plugin_results.read(path)
+        path.unlink()
+        return at, counts, found
+
+    def _monitor(self):
+        from perfcounter.boot import qmp
+        if self._qmp is None:
+            self._qmp = qmp.connect(self.config.qmp, wait=self.host_timeout)
+        return self._qmp
+
     def counters(self):
         """Every counter core's readout now (readout.Core, by base), read
         through QMP while the guest waits."""
         from perfcounter.boot import qmp
-        if self._qmp is None:
-            self._qmp = qmp.connect(self.config.qmp, wait=self.host_timeout)
         return [readout.parse(json.dumps(doc), "QMP")
-                for doc in qmp.reports(self._qmp)]
+                for doc in qmp.reports(self._monitor())]
+
+    def read_words(self, address, count=1):
+        """count 32-bit words from address as the guest's CPU sees it
+        (its private peripherals too: the DWT, the ITM, the counter
+        cores), read while the guest waits: what the firmware would
+        read there now."""
+        text = self._monitor().execute(
+            "human-monitor-command",
+            **{"command-line": f"x /{count}wx {address:#x}"})
+        words = []
+        for line in text.splitlines():
+            where, colon, values = line.partition(":")
+            try:
+                int(where, 16)
+                words += [int(v, 16) for v in values.split()]
+            except ValueError:
+                colon = ""
+            if not colon:
+                raise Failure(f"cannot read {count} words at {address:#x}: "
+                              f"{text.strip()}")
+        return words[:count]
+
+    def dwt(self):
+        """The DWT's registers now ({"ctrl", "cyccnt", "cpicnt",
+        "exccnt", "sleepcnt", "lsucnt", "foldcnt"}): what the firmware
+        reads, counting from where it enabled them (docs/dwt.md)."""
+        if not self.config.board.dwt:
+            raise Failure(f"{self.config.board.name} has no DWT; counts() "
+                          f"gives what its counters count")
+        return dict(zip(DWT_REGISTERS, self.read_words(DWT_BASE,
+                                                       len(DWT_REGISTERS))))
 
     def wait(self, host_timeout=None):
         """Let the guest run to its end (its exit or a stop); the Result."""

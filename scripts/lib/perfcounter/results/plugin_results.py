@@ -4,7 +4,7 @@ exits (its out= file; the format is docs/plugin-results.md): the
 profile, the tasks and handlers, the estimated cycles, and how the run
 ended."""
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from perfcounter.errors import Failure
@@ -167,4 +167,61 @@ def read(path):
             p.outcome.instructions = values[0]
         elif tag == "run-ns":
             p.outcome.ns = values[0]
+    return p
+
+
+def _less(later, earlier):
+    """{key: later's count less earlier's}, without the keys left at 0"""
+    out = {}
+    for key, count in later.items():
+        left = count - earlier.get(key, 0)
+        if left:
+            out[key] = left
+    return out
+
+
+def _windows_less(later, earlier):
+    out = {}
+    for key, (cycles, instructions) in later.items():
+        was = earlier.get(key, (0, 0))
+        if instructions - was[1]:
+            out[key] = (cycles - was[0], instructions - was[1])
+    return out
+
+
+def between(earlier, later):
+    """The PluginResults of what ran between two snapshots of one run
+    (a Session's step): every count later's less earlier's; the call
+    tree's nodes and the contexts are later's, each context's sums
+    (instructions, cycles, switches in, runs) less earlier's and its
+    extremes (a run's longest, the stack's depth) the run's so far;
+    the switches made in between."""
+    p = PluginResults(
+        mode=later.mode, period=later.period,
+        instructions=later.instructions - earlier.instructions,
+        depth_lost=later.depth_lost - earlier.depth_lost,
+        histogram=_less(later.histogram, earlier.histogram),
+        arcs=_less(later.arcs, earlier.arcs),
+        branches=_less(later.branches, earlier.branches),
+        nodes=later.nodes,
+        stacks=_less(later.stacks, earlier.stacks),
+        cycles_model=later.cycles_model,
+        cycles_memory=later.cycles_memory,
+        cycles_wait_states=later.cycles_wait_states,
+        cycles=later.cycles - earlier.cycles,
+        cycles_instructions=later.cycles_instructions
+        - earlier.cycles_instructions,
+        windows=_windows_less(later.windows, earlier.windows),
+        switches=later.switches[len(earlier.switches):],
+        end_ns=later.end_ns, end_instructions=later.end_instructions,
+        outcome=later.outcome)
+    for id, c in later.contexts.items():
+        was = earlier.contexts.get(id)
+        if was:
+            c = replace(c, instructions=c.instructions - was.instructions,
+                        cycles=c.cycles - was.cycles,
+                        switches_in=c.switches_in - was.switches_in,
+                        runs=c.runs - was.runs,
+                        run_total=c.run_total - was.run_total)
+        p.contexts[id] = c
     return p

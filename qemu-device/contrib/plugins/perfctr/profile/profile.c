@@ -116,7 +116,7 @@ static qemu_plugin_u64 ticks, followed;
 static GMutex lock;
 static GPtrArray *vcpus;
 static GPtrArray *blocks;
-static PairTable *histogram;    /* sampling: (pc, 0) -> samples */
+static PairTable *histogram;    /* (pc, 0) -> samples; exact: written */
 static PairTable *charges;      /* (node, pc) -> instructions or samples */
 static PairTable *arcs;         /* (call site, callee) -> calls */
 /* Exact: (conditional branch, 1 if taken) -> times (coverage's) */
@@ -741,12 +741,17 @@ void profile_restart(unsigned index, uint64_t not_begun)
     leave();
 }
 
-/* Exact mode: add up every block's per-instruction counts by pc */
+/*
+ * Exact mode: every block's per-instruction counts added up by pc, into
+ * the histogram, which holds nothing else then (and may be written
+ * more than once: a controller's snapshots, then at exit)
+ */
 static void gather_exact_histogram(void)
 {
     guint b;
     size_t i;
 
+    pair_table_clear(histogram);
     for (b = 0; b < blocks->len; b++) {
         Block *block = g_ptr_array_index(blocks, b);
 
