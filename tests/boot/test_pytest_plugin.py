@@ -63,6 +63,8 @@ def test_the_example_passes_with_each_steps_counts(ctx, board):
         pytest_xml = (tmp / "pytest.xml").read_text()
         outputs = sorted(p.name for p in (tmp / "results" / "tests")
                          .iterdir())
+        runs = [json.loads((tmp / "results" / "tests" / o / "run.json")
+                           .read_text()) for o in outputs]
     assert "3 passed" in proc.stdout
     assert xsd.returncode == 0, xsd.stderr
     assert not schema_errors(doc), schema_errors(doc)
@@ -73,8 +75,16 @@ def test_the_example_passes_with_each_steps_counts(ctx, board):
         (name, step), = test["steps"].items()
         assert nodeid.split("[")[1].startswith(name)
         assert step["instructions"] > 0 and step["cycles"] > 0
-        assert f'name="perfcounter.step.{name}.cycles" ' \
-            f'value="{step["cycles"]}"' in pytest_xml
+        # every event, the timing model's too
+        assert step["calls"] > 0 and step["loads"] > 0
+        assert step["memory_stalls"] > 0
+        for count in ("cycles", "calls"):
+            assert f'name="perfcounter.step.{name}.{count}" ' \
+                f'value="{step[count]}"' in pytest_xml
+    # each step's own functions (their cycles): where its cycles went
+    for run in runs:
+        (step,) = run["steps"].values()
+        assert sum(f["cycles"] for f in step["functions"]) == step["cycles"]
 
 
 def sessions(ctx, board, tmp, option, *more):
@@ -121,7 +131,7 @@ BUDGET = '''
 import pytest
 
 
-@pytest.mark.budget("fib", cycles=100)
+@pytest.mark.budget("fib", cycles=100, calls=1)
 def test_over_budget(dut):
     dut.expect("> ")
     with dut.step("fib"):
@@ -140,9 +150,10 @@ def test_a_budget_fails_the_test_that_exceeds_it(ctx, board):
     assert not schema_errors(doc), schema_errors(doc)
     test, = doc["tests"].values()
     cycles = test["steps"]["fib"]["cycles"]
+    calls = test["steps"]["fib"]["calls"]
     assert test["outcome"] == "failed"
-    assert test["message"] == f"fib took {cycles:,} cycles, over its " \
-        f"budget of 100"
+    assert test["message"] == f"fib took {calls:,} calls, over its " \
+        f"budget of 1; fib took {cycles:,} cycles, over its budget of 100"
 
 
 def test_the_gate_fails_a_step_that_got_slower(ctx, board):

@@ -33,7 +33,8 @@ FUNCTION", core "tasks", key its name.
 A test session's results (perfcounter.testing.results) compare the same
 way: each test's run and each of its steps is a counter, core "tests",
 key "NODEID::STEP" ("(test)" for the whole run), its instructions,
-cycles and virtual ns the metrics.
+cycles and virtual ns the metrics, and a step's events (loads, calls,
+memory_stalls...).
 
 The functions of a --json document (its flat profile and each
 function's cycles) are compared only when a threshold names them: key
@@ -174,7 +175,10 @@ def _values(doc, functions=()):
     for nodeid, test in doc.get("tests", {}).items():
         for step, counts in [(WHOLE_TEST, test)] + list(
                 test.get("steps", {}).items()):
-            for metric in ("instructions", "cycles", "ns"):
+            # a step's events too (loads, calls...), after the three
+            for metric in ("instructions", "cycles", "ns") + tuple(sorted(
+                    m for m, v in counts.items() if isinstance(v, int) and
+                    m not in ("instructions", "cycles", "ns", "exit_code"))):
                 if counts.get(metric) is not None:
                     out[(TESTS, f"{nodeid}::{step}", metric)] = (
                         f"{nodeid} {step}", counts[metric])

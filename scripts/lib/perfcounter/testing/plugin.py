@@ -34,6 +34,7 @@ from perfcounter import boards
 from perfcounter.boot.config import DEFAULT_PERIOD, EXACT, RunConfig
 from perfcounter.boot.session import Session
 from perfcounter.errors import Failure
+from perfcounter.results import events, stacks
 from perfcounter.outputs import (OutputOptions, coverage, hotspots,
                                  json_report)
 from perfcounter.target import Target
@@ -225,7 +226,7 @@ def dut(request):
         result = session.result or session.stop()
         test = summary(result, session)
         item.user_properties.extend(results.properties_of(test))
-        _write_outputs(outputs, result, test, covered)
+        _write_outputs(outputs, result, test, covered, session.steps)
         session.close()
 
 
@@ -243,14 +244,24 @@ def summary(result, session):
         result.plugin.cycles_model else None,
         "ns": outcome.ns,
         "steps": {s.name: {"instructions": s.instructions,
-                           "cycles": s.cycles, "ns": s.ns}
+                           "cycles": s.cycles, "ns": s.ns,
+                           **{e: n for e, n in sorted((s.counts or {}).items())
+                              if e not in results.COUNTS}}
                   for s in session.steps},
     }
 
 
-def _write_outputs(folder, result, test, covered):
+def _write_outputs(folder, result, test, covered, steps):
     doc = json_report.document(result)
     doc["steps"] = test["steps"]
+    for step in steps:
+        rows = step.functions()
+        if rows and step.name in doc["steps"]:
+            doc["steps"][step.name]["functions"] = [
+                json_report.function_doc(f) for f in rows]
+        if step.stacks():
+            stacks.write(folder / f"stacks.{results.test_dir(step.name)}.txt",
+                         step.stacks())
     (folder / "run.json").write_text(json.dumps(doc, indent=2) + "\n")
     if result.profile is not None:
         hotspots.write(result, OutputOptions(
@@ -272,14 +283,31 @@ def pytest_pyfunc_call(pyfuncitem):
         step = marker.kwargs.get("step") or (marker.args[0] if marker.args
                                              else None)
         span = _span(session, step)
-        for count in results.COUNTS:
-            limit = marker.kwargs.get(count)
-            if limit is not None and getattr(span, count) > limit:
-                over.append(f"{step or 'the test'} took "
-                            f"{getattr(span, count):,} {count}, over its "
-                            f"budget of {limit:,}")
+        for count, limit in sorted(marker.kwargs.items()):
+            if count == "step":
+                continue
+            took = _measure(span, count)
+            if took > limit:
+                over.append(f"{step or 'the test'} took {took:,} {count}, "
+                            f"over its budget of {limit:,}")
     if over:
         pytest.fail("; ".join(over), pytrace=False)
+
+
+def _measure(span, count):
+    """A step's count: instructions, cycles, ns, or an event's."""
+    if count in results.COUNTS:
+        return getattr(span, count)
+    if count not in events.NAMES:
+        known = ", ".join(results.COUNTS + tuple(
+            e for e in events.NAMES if e and e not in results.COUNTS))
+        pytest.fail(f"a budget on {count!r}, which is not counted; budgets "
+                    f"are on {known}", pytrace=False)
+    if span.counts is None:
+        pytest.fail(f"a budget on {count!r} is a step's (budget(STEP, "
+                    f"{count}=N)); a whole test has "
+                    f"{', '.join(results.COUNTS)}", pytrace=False)
+    return span.counts.get(count, 0)
 
 
 def _span(session, step):

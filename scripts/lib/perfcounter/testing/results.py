@@ -5,16 +5,18 @@
 
     DIR/results.json    every test: its outcome and its run's counts, in
                         total and per step (instructions, estimated
-                        cycles, virtual ns), exact and the same on every
-                        run; schemas/test-results.schema.json
+                        cycles, virtual ns; a step's events too: loads,
+                        calls...), exact and the same on every run;
+                        schemas/test-results.schema.json
     DIR/junit.xml       the same as JUnit XML (virtual seconds as each
                         test's time, the counts in its system-out):
                         nothing in it depends on the host, so shards
                         merge to the very bytes of an unsharded run
     DIR/durations.json  each test's host seconds, for balancing shards
-    DIR/tests/ID/       each test's outputs (run.json; gmon.out and
-                        stacks.txt when it was profiled, coverage.info
-                        with --firmware-coverage)
+    DIR/tests/ID/       each test's outputs (run.json, with each step's
+                        counts and functions; gmon.out, stacks.txt and
+                        each step's stacks.STEP.txt when it was
+                        profiled; coverage.info with --firmware-coverage)
     DIR/profile/IMAGE/  the profiles of every test that booted IMAGE,
                         summed: gmon.out (gprof -s), stacks.txt and
                         coverage.info (LCOV)
@@ -125,6 +127,8 @@ def properties_of(test):
     for step, counts in test.get("steps", {}).items():
         out += [(f"perfcounter.step.{step}.{k}", counts[k]) for k in COUNTS
                 if counts.get(k) is not None]
+        out += [(f"perfcounter.step.{step}.{k}", counts[k])
+                for k in sorted(counts) if k not in COUNTS]
     return out
 
 
