@@ -135,6 +135,39 @@ def test_coverage_renders_and_merges(ctx, board):
     assert "never_called" in page or "sum_to" in page
 
 
+def test_gcovr_merges_and_renders_the_json(ctx, board):
+    """--coverage FILE.json: gcovr (Debian's) reads two runs' files,
+    sums them as lcov -a does the LCOV, and renders them."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        image = tmp / "coverage.elf"
+        ok = profile("--board", board.name, SOURCE, "-O", "0", "-o", image,
+                     "--coverage", "a.json", cwd=tmp)
+        assert ok.returncode == 0, ok.stderr
+        for more in ("b.json", "a.info"):
+            again = profile("--board", board.name, image, "--coverage",
+                            more, cwd=tmp)
+            assert again.returncode == 0, again.stderr
+        gcovr = ["gcovr", "--root", str(REPO), "--add-tracefile", "a.json",
+                 "--add-tracefile", "b.json"]
+        summed = subprocess.run(gcovr + ["--json", "sum.json"], cwd=tmp,
+                                capture_output=True, text=True)
+        assert summed.returncode == 0, summed.stderr
+        html = subprocess.run(gcovr + ["--html-details", "index.html"],
+                              cwd=tmp, capture_output=True, text=True)
+        assert html.returncode == 0, html.stderr
+        pages = [p.read_text() for p in tmp.glob("index*.html")]
+        one, ways = da(tmp / "a.info"), brda(tmp / "a.info")
+        doc = json.loads((tmp / "sum.json").read_text())
+    (file,) = [f for f in doc["files"] if f["file"].endswith("coverage.c")]
+    assert {line["line_number"]: line["count"] for line in file["lines"]} \
+        == {n: 2 * c for n, c in one.items()}
+    assert {line["line_number"]: sorted(b["count"] for b in line["branches"])
+            for line in file["lines"] if line["branches"]} == \
+        {n: [2 * t for t in w] for n, w in ways.items()}
+    assert len(pages) > 1 and any("sum_to" in p for p in pages)
+
+
 def test_coverage_needs_every_instruction(ctx, board):
     with tempfile.TemporaryDirectory() as tmp:
         proc = profile("--board", board.name, SOURCE, "--sample=1000",

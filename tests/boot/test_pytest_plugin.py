@@ -273,8 +273,23 @@ def test_coverage_per_test_summed_and_merged(ctx, board):
                        capture_output=True)
         ours, theirs = summed.read_text(), (tmp / "lcov.info").read_text()
         same = merged.read_bytes() == summed.read_bytes()
+        steps = {p.name: coverage.parse(p.read_text()) for p in
+                 (runs["serial"] / "tests").glob("*/coverage.*.info")}
     assert len(each) == 3
     assert same
+    # each step's own: fib's body ran in the fib step, not in crc's
+    source = (REPO / "tests/firmware/shell/shell.c").read_text().splitlines()
+    start = next(n for n, text in enumerate(source, 1)
+                 if text.startswith("static unsigned long long fib("))
+    end = next(n for n in range(start, len(source))
+               if source[n - 1] == "}")
+    ran = {}
+    for name in ("fib", "crc"):
+        (file, c), = [(f, c) for f, c in steps[f"coverage.{name}.info"]
+                      .items() if f.endswith("shell.c")]
+        ran[name] = {n for n, count in c.lines.items()
+                     if start < n < end and count}
+    assert ran["fib"] and not ran["crc"]
     assert coverage.parse(ours) == coverage.parse(theirs)
     assert any(n for c in coverage.parse(ours).values()
                for n in c.lines.values())

@@ -281,9 +281,10 @@ def parse_args(argv):
     hot.add_argument("--coverage", type=Path, metavar="FILE",
                      help="also write the run's line, function and "
                      "branch coverage, exact, as an LCOV tracefile "
-                     "(genhtml, lcov), or Cobertura XML if FILE ends in "
-                     ".xml; needs the image's DWARF (-g) and the exact "
-                     "profile, which it turns on")
+                     "(genhtml, lcov), Cobertura XML if FILE ends in "
+                     ".xml, gcovr's JSON if it ends in .json; needs the "
+                     "image's DWARF (-g) and the exact profile, which it "
+                     "turns on")
     hot.add_argument("--html", type=Path, metavar="FILE",
                      help="also write one self-contained HTML page of the "
                      "run: its sections, functions, flame graph (with "

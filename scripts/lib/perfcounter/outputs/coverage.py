@@ -5,7 +5,8 @@ instruction's executions (the exact profile) mapped through the image's
 DWARF line table (target.lines) to its source lines, and each
 conditional branch (target.disassembly) with the times the plugin saw
 it go each way, written as an LCOV tracefile (what genhtml, lcov -a
-and Codecov read) or as Cobertura XML (GitLab, Jenkins).
+and Codecov read), as Cobertura XML (GitLab, Jenkins) or as gcovr's
+JSON (what gcovr --add-tracefile merges and renders).
 
 Every line that compiled to code is in it, executed or not, of every
 source file on this machine (not the C library's, built elsewhere)
@@ -22,6 +23,7 @@ merged or moved count where their code went.
 
 import bisect
 import fnmatch
+import json
 import os
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -191,10 +193,45 @@ def add(into, more):
 
 
 def write(path, files):
-    """LCOV, or Cobertura XML when path ends in .xml."""
+    """LCOV; Cobertura XML when path ends in .xml, gcovr's JSON when it
+    ends in .json."""
+    suffix = os.path.splitext(str(path))[1]
+    writer = {".xml": cobertura, ".json": gcovr_json}.get(suffix, lcov)
     with open(path, "w") as f:
-        f.write(cobertura(files) if str(path).endswith(".xml")
-                else lcov(files))
+        f.write(writer(files))
+
+
+# The version of gcovr's JSON format (gcovr 5.x's --json, which its
+# --add-tracefile reads back)
+GCOVR_FORMAT = "0.3"
+
+
+def gcovr_json(files):
+    """gcovr's JSON of {file: FileCoverage}: gcovr --add-tracefile reads
+    and merges such files and renders them (--html-details, --txt,
+    --cobertura, --sonarqube). A line's branches are its conditional
+    branches' ways in order, as in LCOV: taken, then not taken (the
+    fall-through)."""
+    def branches(c, line):
+        return [{"count": times or 0, "fallthrough": way == 1,
+                 "throw": False}
+                for (at, _, way), times in sorted(c.branches.items())
+                if at == line]
+
+    doc = {"gcovr/format_version": GCOVR_FORMAT, "files": []}
+    for file in sorted(files):
+        c = files[file]
+        doc["files"].append({
+            "file": file,
+            "functions": [{"name": name, "lineno": line,
+                           "execution_count": calls}
+                          for name, (line, calls) in sorted(
+                              c.functions.items())],
+            "lines": [{"line_number": line, "count": c.lines[line],
+                       "branches": branches(c, line),
+                       "gcovr/noncode": False, "gcovr/excluded": False}
+                      for line in sorted(c.lines)]})
+    return json.dumps(doc, indent=1, sort_keys=True) + "\n"
 
 
 def summary(files):

@@ -269,6 +269,10 @@ def _write_outputs(folder, result, test, covered, steps):
             report=lambda message: None)
     if covered:
         coverage.write(folder / results.COVERAGE, coverage.of_run(result))
+        for step in steps:
+            if step.profile:
+                coverage.write(folder / f"coverage.{results.test_dir(step.name)}"
+                               f".info", coverage.of_run(step))
 
 
 @pytest.hookimpl(hookwrapper=True)
