@@ -33,6 +33,7 @@ def interrupted(ctx, board, signum, group, tmp):
         cwd=tmp, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, start_new_session=True,
         env=dict(os.environ, PERF_COUNTER_BUILD=str(build)))
+    name = signal.Signals(signum).name
     try:
         first = ""
         while "tick 100\n" not in first:     # 100 ms of its ticks
@@ -43,7 +44,13 @@ def interrupted(ctx, board, signum, group, tmp):
             os.killpg(proc.pid, signum)
         else:
             proc.send_signal(signum)
-        out, err = proc.communicate(timeout=60)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            pytest.fail(f"scripts/profile did not end after {name}: "
+                        f"{err}", pytrace=False)
     finally:
         proc.kill()
     assert not any((build / "runs").iterdir()), "the run directory is left"
@@ -60,6 +67,7 @@ def test_a_signal_ends_the_run_with_every_output_written(ctx, board, signum,
         proc, out, err = interrupted(ctx, board, signum, group, tmp)
         written = {p.name: p.stat().st_size for p in Path(tmp).iterdir()
                    if p.is_file()}
+        assert "run.json" in written, err
         doc = json.loads((Path(tmp) / "run.json").read_text())
     assert proc.returncode == 128 + signum, err
     assert {"gmon.out", "stacks.txt", "run.json", "timeline.json"} <= \

@@ -22,6 +22,9 @@ TIMEOUT_EXIT = 124
 # How long a timed-out QEMU has, after SIGTERM, to run its exit
 # notifiers (the cores write their report-file) before SIGKILL
 TERM_GRACE = 5
+# How long a signal QEMU said ended it has to reach this process's
+# handler too (it got it at the same time)
+SIGNAL_GRACE = 1.0
 PR_SET_PDEATHSIG = 1     # linux/prctl.h
 
 
@@ -139,9 +142,13 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
         reader.start()
     if started:
         started(proc)
+    if stop:
+        stop.running = True
     timed_out, stopped = _wait(proc, timeout, stop)
     for reader in readers:
         reader.join()
+    if errors.terminating and stop and not timed_out and not stopped:
+        stopped = _signal_to_both(stop)
     if not timed_out and not stopped:
         errors.signal_not_ours()
     # Killed by a signal (QEMU aborts on a fatal error): 128 + signal,
@@ -177,22 +184,28 @@ def _wait(proc, timeout, stop):
 
     threading.Thread(target=waiter, daemon=True).start()
     deadline = time.monotonic() + timeout
-    if stop:
-        stop.running = True
-    try:
-        while not exited.is_set():
-            if stop and stop.reason is not None:
-                terminate(proc)
-                return False, True
-            left = deadline - time.monotonic()
-            if left <= 0:
-                terminate(proc)
-                return True, False
-            wake.wait(left)
-    finally:
-        if stop:
-            stop.running = False
+    while not exited.is_set():
+        if stop and stop.reason is not None:
+            terminate(proc)
+            return False, True
+        left = deadline - time.monotonic()
+        if left <= 0:
+            terminate(proc)
+            return True, False
+        wake.wait(left)
     return False, bool(stop and stop.reason is not None)
+
+
+def _signal_to_both(stop, grace=SIGNAL_GRACE):
+    """QEMU said a signal ended it: one sent to the process group, say,
+    which this process got too, but whose Python handler runs only in
+    the main thread between two bytecodes (the signal may have woken
+    another thread): give it that chance, so the run is told as cut
+    short by it. Whether it was."""
+    deadline = time.monotonic() + grace
+    while stop.reason is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return stop.reason is not None
 
 
 def terminate(proc, grace=TERM_GRACE):

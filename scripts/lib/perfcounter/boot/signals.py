@@ -29,7 +29,9 @@ class StopRequest:
         self.reason = None
         self.exit_code = 0
         self.wake = threading.Event()   # set when the request is made
-        self.running = False            # a launch() is waiting on wake
+        # a launch() began: from then on a signal stops its run, or
+        # marks the run that ended, whose outputs are still written
+        self.running = False
 
     def request(self, reason, exit_code=0):
         if self.reason is None:
