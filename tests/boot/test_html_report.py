@@ -165,7 +165,7 @@ def test_the_source_with_its_coverage(ctx, board, browser):
     assert chosen == str(source)
     assert rows["31"] == ("ran", ["31", "4", "", "total += i;"])
     assert rows["22"][0] == "missed" and rows["22"][1][1] == "0"
-    assert rows["29"][1][1:3] == ["11", "10/1"]
+    assert rows["29"][1][1:3] == ["11", "\u21b710 \u21931"]
     assert rows["9"] == ("", ["9", "", "", ""])
 
 

@@ -49,6 +49,7 @@ th.sorted::after { content: " \\25BE"; }
 #source td:last-child { text-align: left; }
 #source tr.ran td:last-child { background: #dff5dd; }
 #source tr.missed td:last-child { background: #fbdada; }
+#source td.partial { background: #fcefc7; }
 .empty { color: #777; }
 """
 
@@ -189,9 +190,16 @@ function showSource(file) {
     tr.dataset.line = n;
     tr.insertCell().textContent = n;
     tr.insertCell().textContent = count === undefined ? "" : number(count);
-    const ways = src.branches[n];
-    tr.insertCell().textContent = ways ?
-      ways.map((w) => w === null ? "-" : number(w)).join("/") : "";
+    // each conditional branch: the times it went (taken, then on)
+    const ways = src.branches[n] || [];
+    const way = (w) => w === null ? "-" : number(w);
+    const arrows = [];
+    for (let i = 0; i + 1 < ways.length; i += 2) {
+      arrows.push("\u21b7" + way(ways[i]) + " \u2193" + way(ways[i + 1]));
+    }
+    const cell = tr.insertCell();
+    cell.textContent = arrows.join("  ");
+    if (ways.includes(0) || ways.includes(null)) cell.className = "partial";
     tr.insertCell().textContent = text;
   });
 }
@@ -284,8 +292,8 @@ def document(result, doc=None, gate_rows=None):
     if profile is not None and profile.mode == "exact":
         doc["source"] = sources(coverage.of_run(result))
         source = ('<p><select id="file"></select> each line\'s '
-                  'executions, and its branches\' ways (taken/not '
-                  'taken)</p><table id="source"></table>')
+                  'executions, and its branches\' ways: \u21b7 taken, '
+                  '\u2193 not taken</p><table id="source"></table>')
     else:
         source = ('<p class="empty">the source with each line\'s '
                   'executions: profile with --sample=exact</p>'
