@@ -2,13 +2,17 @@
 """--annotate on every board: a function's source lines and
 instructions (tests/programs/coverage.c's sum_to, a loop of 10 with a
 branch taken 4 times one way, 6 the other) with each instruction's
-executions, adding up to the function's own instructions in --json."""
+executions, adding up to the function's own instructions in --json;
+with --cycles each instruction's cycles and stalls, adding up to the
+function's cycles, and --hottest's lines in order."""
 
 import json
 import re
 import subprocess
 import tempfile
 from pathlib import Path
+
+import pytest
 
 from perfcounter.paths import REPO
 
@@ -62,3 +66,43 @@ def test_annotate_names_a_function_that_is_not_there(ctx, board):
         "error: --annotate no_such_function: no function of that name in "
         "coverage.elf"), proc.stderr
     assert "run:" not in proc.stderr and not proc.stdout, proc.stdout
+
+
+def annotated(board, tmp, *options):
+    proc = subprocess.run(
+        [str(REPO / "scripts" / "profile"), "--board", board.name,
+         str(SOURCE), "-O", "0", "--cycles", "--json", "run.json",
+         *options], cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True,
+        text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads((Path(tmp) / "run.json").read_text())
+    return proc.stdout, {f["name"]: f for f in doc["functions"]}, doc
+
+
+def test_annotate_gives_each_instruction_its_cycles(ctx, board):
+    if not board.cycle_model:
+        pytest.skip(f"{board.name} has no timing model")
+    with tempfile.TemporaryDirectory() as tmp:
+        out, functions, doc = annotated(board, tmp, "--annotate", "sum_to",
+                                        "--hottest")
+        _, plain, plain_doc = annotated(board, tmp, "--sample=exact")
+    listing = out[out.index("annotate: sum_to"):]
+    head = re.match(r"annotate: sum_to \(0x[0-9a-f]+-0x[0-9a-f]+\), "
+                    r"([\d,]+) executions in (\d+) instructions, ([\d,]+) "
+                    r"estimated cycles", listing)
+    assert head, listing
+    total = int(head.group(3).replace(",", ""))
+    # the function's cycles: its instructions' (their windows), the
+    # same as its one window's without --annotate; nothing else moves
+    assert total == functions["sum_to"]["cycles"] == plain["sum_to"]["cycles"]
+    assert functions == plain and doc["cycles"] == plain_doc["cycles"]
+    rows = [re.match(r"\s+(\d+)\s+[\d.]+%\s+(\d+)\s+(\d+)\s+[0-9a-f]+: \S", r)
+            for r in listing.splitlines()]
+    insns = [tuple(map(int, m.groups())) for m in rows if m]
+    assert sum(c for _, c, _ in insns) == total
+    assert all(stalls == max(0, c - n) for n, c, stalls in insns)
+    # --hottest: the source lines first, by cycles
+    hot = listing.split("source line, hottest first\n")[1].split("\n\n")[0]
+    line_cycles = [int(r.split()[2]) for r in hot.splitlines()]
+    assert line_cycles == sorted(line_cycles, reverse=True)
+    assert sum(line_cycles) == total

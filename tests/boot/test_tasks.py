@@ -314,3 +314,47 @@ def test_the_gate_compares_tasks_and_worst_case_handler_runs(ctx):
     rows = {(r.key, r.metric): r for r in gate.compare(doc, faster)}
     assert rows[("[irq] arm_nmi_isr", "run_max")].status == "regressed"
     assert rows[("[irq] arm_nmi_isr", "instructions")].status == "same"
+
+
+def loaded(ctx, board_name, window):
+    image = ctx.firmware(boards.get(board_name), TASKS)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        proc = subprocess.run(
+            [str(PROFILE), "--board", board_name, "--sample", "--json",
+             "run.json", "--timeline", "timeline.json", "--load-window",
+             window, image], cwd=tmp, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        doc = json.loads((tmp / "run.json").read_text())
+        trace = json.loads((tmp / "timeline.json").read_text())
+    return proc.stdout, doc, trace
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_cpu_load_over_time_per_task_and_handler(ctx, board_name):
+    out, doc, trace = loaded(ctx, board_name, "1ms")
+    _, coarse, _ = loaded(ctx, board_name, "2ms")
+    load = doc["load"]
+    series = {c["name"]: c["busy_ns"] for c in load["contexts"]}
+    n, until = load["windows"], load["until_ns"]
+    assert load["window_ns"] == 1_000_000 and n == -(-until // 1_000_000)
+    assert set(series) == {c["name"] for c in doc["contexts"]}
+    # every window's time is someone's, exactly (one vCPU)
+    for k in range(n):
+        length = min(1_000_000, until - k * 1_000_000)
+        assert sum(s[k] for s in series.values()) == length, k
+    # the tasks' load follows their work, as their instructions do
+    alpha = sum(series["alpha"])
+    for task, units in WORK_TASKS.items():
+        assert abs(sum(series[task]) / alpha - units) < 0.05 * units
+    # 2 ms windows: each the sum of two 1 ms ones
+    for c in coarse["load"]["contexts"]:
+        fine = series[c["name"]] + [0]
+        assert c["busy_ns"] == [fine[2 * k] + fine[2 * k + 1]
+                                for k in range(len(c["busy_ns"]))]
+    # the timeline's counter track: a sample per window, 100% in each
+    counters = [e for e in trace["traceEvents"] if e["ph"] == "C"]
+    assert len(counters) == n
+    assert all(abs(sum(e["args"].values()) - 100) < 0.01 for e in counters)
+    assert "CPU load in windows of 1 ms" in out

@@ -34,7 +34,8 @@
  *                    expects unwinds to the function it lands in
  *                    (switch helpers, longjmp)
  *   windows=functions
- *                    a window on each function of functions=
+ *                    a window on each function of functions= but those
+ *                    the window= arguments before it overlap
  *   window=START-END also count the cycles and instructions executed at
  *                    pcs START (included) to END (excluded); repeatable
  *   memory=PART      code and read-only data in PART's flash, read a
@@ -226,23 +227,59 @@ static bool in_order_and_apart(const AddressRange *r, unsigned n)
     return true;
 }
 
-/* window= and windows=: more windows after the ones there are */
-static void add_windows(PerfctrConfig *config, const AddressRange *add,
-                        unsigned n)
-{
-    config->windows = g_renew(AddressRange, config->windows,
-                              config->n_windows + n);
-    memcpy(config->windows + config->n_windows, add, n * sizeof(*add));
-    config->n_windows += n;
-    config->windows_sorted = in_order_and_apart(config->windows,
-                                                config->n_windows);
-}
-
 static int by_start(const void *a, const void *b)
 {
     const AddressRange *x = a, *y = b;
 
     return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* window=: one more window after the ones there are */
+static void add_window(PerfctrConfig *config, const AddressRange *add)
+{
+    config->windows = g_renew(AddressRange, config->windows,
+                              config->n_windows + 1);
+    config->windows[config->n_windows++] = *add;
+    config->windows_sorted = in_order_and_apart(config->windows,
+                                                config->n_windows);
+}
+
+static bool overlaps_a_window(const PerfctrConfig *config,
+                              const AddressRange *r, unsigned given)
+{
+    unsigned i;
+
+    for (i = 0; i < given; i++) {
+        if (r->start < config->windows[i].end &&
+            config->windows[i].start < r->end) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * windows=functions: a window on each function but those that windows
+ * given before overlap (a function split into its instructions' windows
+ * for --annotate), all of them in order for a binary search if apart
+ */
+static void add_function_windows(PerfctrConfig *config)
+{
+    unsigned given = config->n_windows, i;
+
+    config->windows = g_renew(AddressRange, config->windows,
+                              given + config->n_functions);
+    for (i = 0; i < config->n_functions; i++) {
+        if (!overlaps_a_window(config, &config->functions[i], given)) {
+            config->windows[config->n_windows++] = config->functions[i];
+        }
+    }
+    if (given) {
+        qsort(config->windows, config->n_windows, sizeof(AddressRange),
+              by_start);
+    }
+    config->windows_sorted = in_order_and_apart(config->windows,
+                                                config->n_windows);
 }
 
 /*
@@ -413,12 +450,12 @@ static bool parse(const char *arg, PerfctrConfig *config)
         if (!parse_range(value, &w)) {
             return refuse(arg, "give START-END, START below END");
         }
-        add_windows(config, &w, 1);
+        add_window(config, &w);
     } else if (g_str_equal(key, "windows")) {
         if (!g_str_equal(value, "functions") || !config->n_functions) {
             return refuse(arg, "give functions, after functions=FILE");
         }
-        add_windows(config, config->functions, config->n_functions);
+        add_function_windows(config);
     } else if (g_str_equal(key, "functions")) {
         const char *why = read_functions(value, config);
 

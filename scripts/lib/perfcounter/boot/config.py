@@ -18,6 +18,7 @@ from functools import cached_property
 from pathlib import Path
 
 from perfcounter.errors import Failure
+from perfcounter.target import disassembly
 
 EXACT = 0               # the profile period that counts every instruction
 DEFAULT_PERIOD = 1000   # --sample's period in counter clocks
@@ -88,6 +89,9 @@ class RunConfig:
       default; without them, only what QEMU itself costs, for the bench).
     cpu: QEMU's -cpu for the board's core, with its extensions (say
       "rv32,zcd=off,zcmp=on"); the board's by default.
+    annotated: (function name,...): each of their instructions a window
+      of its own (--annotate's cycles per instruction); the function's
+      cycles are their sum.
     serials: (Serial,...): the UARTs that receive input or are served
       to a test runner; baud: their line's speed, which sets the virtual
       time between two input bytes; stop_at_eof: end the run this many
@@ -121,6 +125,7 @@ class RunConfig:
     baud: int = DEFAULT_BAUD
     stop_at_eof: int = None
     cpu: str = None
+    annotated: tuple = ()
 
     def replace(self, **changes):
         return dataclasses.replace(self, **changes)
@@ -195,8 +200,22 @@ class RunConfig:
             return {}
         if self.windows is not None:
             return {w: None for w in self.windows}
-        return {(start, end): name
-                for start, end, name in self.target.function_ranges}
+        return {**{(start, end): name
+                   for start, end, name in self.target.function_ranges
+                   if name not in self.annotated},
+                **self.instruction_windows}
+
+    @cached_property
+    def instruction_windows(self):
+        """{(start, end): function name} of each instruction of the
+        annotated functions (objdump's, literal pools too)."""
+        out = {}
+        for start, end, name in self.target.function_ranges:
+            if name in self.annotated:
+                pcs = [pc for pc, _ in disassembly.instructions(
+                    self.target, start, end)] + [end]
+                out.update({(a, b): name for a, b in zip(pcs, pcs[1:])})
+        return out
 
     @property
     def uses_functions(self):
@@ -252,6 +271,9 @@ class RunConfig:
         if self.cycles:
             options.append(f"cycles={self.cycle_model}")
             if self.windows is None and self.uses_functions:
+                # before windows=functions, which leaves their functions
+                options += [f"window={start:#x}-{end:#x}" for start, end
+                            in sorted(self.instruction_windows)]
                 options.append("windows=functions")
             else:
                 options += [f"window={start:#x}-{end:#x}"

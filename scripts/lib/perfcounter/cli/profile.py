@@ -19,7 +19,7 @@ from perfcounter.errors import Failure
 from perfcounter.messages import say
 from perfcounter.outputs import annotate, gate, hotspots
 from perfcounter.paths import BUILD
-from perfcounter.results import readout
+from perfcounter.results import cpu_load, readout
 from perfcounter.boot import qemu_process, run, stops
 from perfcounter.boot.signals import Signals
 from perfcounter.boot.config import (DEFAULT_BAUD, DEFAULT_PERIOD,
@@ -292,8 +292,19 @@ def parse_args(argv):
     hot.add_argument("--annotate", action="append", default=[],
                      metavar="FUNCTION",
                      help="print FUNCTION's source lines and instructions "
-                     "with what the profile counted at each (repeatable; "
-                     "turns on --sample=exact if no --sample is given)")
+                     "with what the profile counted at each, and with "
+                     "--cycles each one's estimated cycles and stalls "
+                     "(repeatable; turns on --sample=exact if no --sample "
+                     "is given)")
+    hot.add_argument("--hottest", action="store_true",
+                     help="with --annotate: list the function's source "
+                     "lines first, the costliest at the top (estimated "
+                     "cycles with --cycles, else counts)")
+    hot.add_argument("--load-window", type=virtual_time,
+                     default=cpu_load.DEFAULT_WINDOW_NS, metavar="TIME",
+                     help="the windows of virtual time each task's and "
+                     "handler's CPU load is given in (--sample; --json, "
+                     "--timeline and the tasks' table; default 1ms)")
     hot.add_argument("--coverage-include", action="append", default=[],
                      metavar="GLOB",
                      help="with --coverage: only the source files whose "
@@ -413,6 +424,14 @@ def quiet(text):
     return ns
 
 
+def virtual_time(text):
+    """A length of virtual time (say 10ms, 500us), in ns."""
+    ns = quiet(text)
+    if not ns:
+        raise argparse.ArgumentTypeError(f"'{text}' is no time at all")
+    return ns
+
+
 def check_stops(parser, args):
     kinds = {kind for kind, _ in args.stop_after}
     if "cycles" in kinds and not args.cycles:
@@ -448,6 +467,9 @@ def check_files(parser, args):
         args.sample = DEFAULT_PERIOD
     if args.annotate and args.sample is None:
         args.sample = EXACT
+    if args.hottest and not args.annotate:
+        parser.error("--hottest orders --annotate's lines: add --annotate "
+                     "FUNCTION")
     if (args.coverage_include or args.coverage_omit) and not args.coverage:
         parser.error("--coverage-include and --coverage-omit choose the "
                      "files of --coverage: add --coverage FILE")
@@ -556,7 +578,8 @@ def run_config(args, target, workdir):
         # where the -pg program's gmon.out lands
         guest_cwd=Path(workdir) if args.gprof else None,
         serials=serials(args, target.board, workdir), baud=args.baud,
-        stop_at_eof=args.stop_at_eof, cpu=args.cpu)
+        stop_at_eof=args.stop_at_eof, cpu=args.cpu,
+        annotated=tuple(args.annotate))
 
 
 def output_options(args, target):
@@ -569,7 +592,8 @@ def output_options(args, target):
         json=args.json, timeline=args.timeline, baseline=args.baseline,
         thresholds=dict(args.threshold), junit=args.junit,
         coverage=args.coverage, annotate=tuple(args.annotate),
-        html=args.html,
+        hottest=args.hottest, html=args.html,
+        load_window_ns=args.load_window,
         coverage_files=(tuple(args.coverage_include),
                         tuple(args.coverage_omit)))
 

@@ -17,7 +17,7 @@ from perfcounter.messages import say
 from perfcounter.outputs import (annotate, charts, coverage, cycles, gate,
                                  gprof, hotspots, html_report, json_report,
                                  timeline)
-from perfcounter.results import readout
+from perfcounter.results import cpu_load, readout
 from perfcounter.boot import qemu_process
 
 
@@ -34,8 +34,9 @@ class OutputOptions:
     against, with thresholds ({key: gate.Threshold}) and junit;
     coverage: an LCOV tracefile (with the exact profile), of the
     source files coverage_files says: (include globs, omit globs);
-    annotate: functions whose annotated listing to print; html: the
-    report page.
+    annotate: functions whose annotated listing to print (hottest: their
+    source lines costliest first too); html: the report page;
+    load_window_ns: the windows of the CPU load over time (tasks).
     """
     gmon: Path = None
     stacks: Path = None
@@ -55,6 +56,8 @@ class OutputOptions:
     coverage: Path = None
     coverage_files: tuple = ((), ())
     annotate: tuple = ()
+    hottest: bool = False
+    load_window_ns: int = cpu_load.DEFAULT_WINDOW_NS
     html: Path = None
 
 
@@ -82,7 +85,7 @@ def write(result, options):
               flush=True)
     doc = None
     if options.json or options.baseline or options.html:
-        doc = json_report.document(result)
+        doc = json_report.document(result, options.load_window_ns)
     if options.json:
         json_report.write(options.json, doc)
         wrote(options.json)
@@ -93,13 +96,13 @@ def write(result, options):
     if options.coverage:
         files = coverage.of_run(result, *options.coverage_files)
         coverage.write(options.coverage, files)
-        kind = "Cobertura XML" if str(options.coverage).endswith(".xml") \
-            else "LCOV"
+        kind = {".xml": "Cobertura XML", ".json": "gcovr JSON"}.get(
+            Path(options.coverage).suffix, "LCOV")
         say(f"coverage: {coverage.summary(files)}; {kind} in "
             f"{options.coverage}")
     if options.timeline:
         timeline.warn_dropped(cores)
-        timeline.write(options.timeline, result)
+        timeline.write(options.timeline, result, options.load_window_ns)
         wrote(options.timeline)
     if options.svg:
         title = f"{result.target.path.name} on {result.board.name}: " \
@@ -130,7 +133,8 @@ def write_estimates(result, options):
                 sys.stdout.write(gprof.run(result.target, options.gmon,
                                            "-q"))
             for name in options.annotate:
-                sys.stdout.write(annotate.report(result, name))
+                sys.stdout.write(annotate.report(result, name,
+                                                 options.hottest))
             sys.stdout.flush()
         if config.cycles:
             if mark:

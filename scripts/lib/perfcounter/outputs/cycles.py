@@ -26,8 +26,14 @@ def report(result):
              f"{'' if plugin.cycles_wait_states == 1 else 's'}) for "
              f"{plugin.cycles_instructions} instructions, IPC "
              f"{ipc(plugin.cycles_instructions, plugin.cycles)}"]
-    rows = sorted(((c, i, names.get(w) or f"{w[0]:#x}-{w[1]:#x}")
-                   for w, (c, i) in plugin.windows.items() if c),
+    # a function's window, or its instructions' (--annotate's), summed
+    summed = {}
+    for w, (c, i) in plugin.windows.items():
+        if c:
+            name = names.get(w) or f"{w[0]:#x}-{w[1]:#x}"
+            was = summed.get(name, (0, 0))
+            summed[name] = (was[0] + c, was[1] + i)
+    rows = sorted(((c, i, name) for name, (c, i) in summed.items()),
                   key=lambda r: (-r[0], r[2]))
     if rows:
         lines.append(f"{'cycles':>12} {'%':>6} {'instructions':>13} "

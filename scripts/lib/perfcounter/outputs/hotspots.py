@@ -12,7 +12,7 @@ from perfcounter.errors import Failure
 from perfcounter.messages import say
 from perfcounter.outputs import (flamegraph, gmon, gprof, speedscope,
                                  task_gmon)
-from perfcounter.results import contexts, stacks
+from perfcounter.results import contexts, cpu_load, stacks
 from perfcounter.boot.config import EXACT
 
 
@@ -89,6 +89,9 @@ def write(result, options, report=say):
                f"({options.speedscope.stat().st_size:,} bytes)")
     flat = gprof.run(target, options.gmon, "-p")
     flat += contexts.report(profile, target)
+    busy = cpu_load.of(profile, options.load_window_ns)
+    if busy:
+        flat += cpu_load.report(busy, profile, target)
     if options.per_task:
         written = task_gmon.write(profile, target, options.gmon, unit)
         report(f"profile: a gmon.out per task and handler: "

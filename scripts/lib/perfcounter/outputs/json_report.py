@@ -14,7 +14,7 @@ from pathlib import Path
 
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
-from perfcounter.results import contexts, functions
+from perfcounter.results import contexts, cpu_load, functions
 from perfcounter.boot import stops
 
 FORMAT = "perf-counter-profile"
@@ -70,8 +70,9 @@ def core_doc(core):
     return doc
 
 
-def document(result):
-    """The --json document of a run (a Result)."""
+def document(result, load_window_ns=cpu_load.DEFAULT_WINDOW_NS):
+    """The --json document of a run (a Result); the CPU load in windows
+    of load_window_ns."""
     config, board, image = result.config, result.board, result.target.path
     icount_shift = board.icount_shift if config.icount else None
     doc = {
@@ -94,6 +95,9 @@ def document(result):
     profile = result.profile
     if profile and profile.contexts:
         doc["contexts"] = contexts.rows(profile, result.target)
+        busy = cpu_load.of(profile, load_window_ns)
+        if busy:
+            doc["load"] = cpu_load.rows(busy, profile, result.target)
     plugin = result.plugin
     if plugin and plugin.profiled:
         doc["profile"] = {

@@ -18,7 +18,7 @@ stretch of virtual time it ran (contexts.py).
 
 import json
 
-from perfcounter.results import contexts
+from perfcounter.results import contexts, cpu_load
 from perfcounter.messages import say
 
 
@@ -95,10 +95,11 @@ def _metadata(pid, core, tids):
     return meta
 
 
-def trace(cores, metadata, tasks=None):
+def trace(cores, metadata, tasks=None, load_window_ns=None):
     """The trace document of every core that kept a timeline, and of the
-    tasks and handlers (tasks: (PluginResults, Target)); the tasks'
-    slices are JSON text already (see write)."""
+    tasks and handlers (tasks: (PluginResults, Target)) with their CPU
+    load in windows of load_window_ns; the tasks' slices are JSON text
+    already (see write)."""
     events = []
     dropped = {}
     for pid, core in enumerate(cores, 1):
@@ -109,6 +110,10 @@ def trace(cores, metadata, tasks=None):
     if tasks:
         events += contexts.trace_events(*tasks, len(cores) + 1)
         dropped["contexts"] = tasks[0].switches_dropped
+        busy = cpu_load.of(tasks[0], load_window_ns or
+                           cpu_load.DEFAULT_WINDOW_NS)
+        if busy:
+            events += cpu_load.trace_events(busy, *tasks, len(cores) + 1)
     return {"traceEvents": events, "displayTimeUnit": "ns",
             "otherData": dict(metadata, dropped_events=dropped)}
 
@@ -129,7 +134,7 @@ def _encoded(event):
         json.dumps(event, separators=(",", ":"))
 
 
-def write(path, result):
+def write(path, result, load_window_ns=None):
     """The trace of a run (a Result), compact: a long run's has a
     million context slices."""
     profile = result.profile
@@ -137,7 +142,8 @@ def write(path, result):
         else None
     doc = trace(result.cores, {"board": result.board.name,
                                "image": str(result.target.path),
-                               "clock_hz": result.board.freq}, tasks)
+                               "clock_hz": result.board.freq}, tasks,
+                load_window_ns)
     events = doc.pop("traceEvents")
     rest = json.dumps(doc, separators=(",", ":"))
     with open(path, "w") as f:

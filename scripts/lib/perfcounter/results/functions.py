@@ -66,11 +66,14 @@ def table(result):
         return rows[key]
 
     if profile.cycles_model:
+        # a function's window, or its instructions' (--annotate's)
         names = result.config.cycle_windows
         for (start, end), (cycles, instructions) in profile.windows.items():
             if instructions and names.get((start, end)):
-                r = row((start, names[(start, end)]))
-                r.cycles, r.cycles_instructions = cycles, instructions
+                r = row(namer(start))
+                r.cycles = (r.cycles or 0) + cycles
+                r.cycles_instructions = (r.cycles_instructions or 0) + \
+                    instructions
     if profile.profiled:
         for pc, count in profile.histogram.items():
             row(namer(pc)).self += count

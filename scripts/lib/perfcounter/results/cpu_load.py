@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: MIT
+"""CPU load over time: per task and interrupt handler, the virtual time
+it ran in each window of the run (1 ms by default), from the switches
+the plugin recorded (contexts.stretches): what RTOS trace tools draw as
+their CPU load graph, here from the host with nothing added to the
+firmware. In --json ("load"), on the timeline (a counter track, each
+context's percent of each window), and its peaks under the tasks'
+table.
+
+A window's load is the time the context ran in it over the window's
+length (the last window's: up to the end); a handler's time is its own (the handlers that preempted it
+are theirs), so a window's loads add up to 100% per vCPU. When the
+plugin dropped switches (a run longer than it keeps), the series stop
+at the last one kept: who ran after it is not known.
+"""
+
+from dataclasses import dataclass
+
+from perfcounter.results import contexts
+
+DEFAULT_WINDOW_NS = 1_000_000
+
+
+@dataclass
+class Load:
+    window_ns: int
+    until_ns: int       # the series cover [0, until_ns)
+    busy: dict          # {context id: [ns it ran in each window]}
+
+    @property
+    def windows(self):
+        return -(-self.until_ns // self.window_ns)
+
+    def length(self, k):
+        """Window k's ns: the window's, but the last one's, cut at the
+        end."""
+        return min(self.window_ns, self.until_ns - k * self.window_ns)
+
+    def shares(self, cid):
+        """Context cid's share of each window's time."""
+        return [busy / self.length(k)
+                for k, busy in enumerate(self.busy[cid])]
+
+
+def of(profile, window_ns=DEFAULT_WINDOW_NS):
+    """The Load of a PluginResults that followed tasks; None without
+    switches."""
+    if profile is None or not profile.switches or not profile.end_ns:
+        return None
+    until = profile.switches[-1][0] if profile.switches_dropped \
+        else profile.end_ns
+    load = Load(window_ns, until, {})
+    for _, cid, start, end, _ in contexts.stretches(profile):
+        end = min(end, until)
+        row = load.busy.setdefault(cid, [0] * load.windows)
+        while start < end:
+            k = start // window_ns
+            edge = min(end, (k + 1) * window_ns)
+            row[k] += edge - start
+            start = edge
+    return load
+
+
+def peak(shares):
+    """(the highest share, its window's index: the first such)"""
+    top = max(range(len(shares)), key=lambda k: (shares[k], -k))
+    return shares[top], top
+
+
+def rows(load, profile, target):
+    """--json's "load": the window, and each context's series (busy ns
+    per window) and peak, in the order of the tasks' table."""
+    names = contexts.labels(profile, target)
+    series = []
+    for c in contexts.used(profile):
+        busy = load.busy.get(c.id)
+        if busy is None:
+            continue
+        most, at = peak(load.shares(c.id))
+        series.append({"name": names[c.id], "kind": c.kind,
+                       "busy_ns": busy, "mean": sum(busy) / load.until_ns,
+                       "peak": most, "peak_at_ns": at * load.window_ns})
+    return {"window_ns": load.window_ns, "until_ns": load.until_ns,
+            "windows": load.windows, "contexts": series}
+
+
+def report(load, profile, target):
+    """The lines under the tasks' table: each context's mean and peak."""
+    table = rows(load, profile, target)
+    if len(table["contexts"]) < 2:
+        return ""
+    w = max(len(r["name"]) for r in table["contexts"])
+    lines = [f"\nCPU load in windows of {_time(load.window_ns)} "
+             f"({table['windows']:,} windows, up to "
+             f"{_time(load.until_ns)}):\n",
+             f"  {'context':<{w}} {'mean':>7} {'peak':>7}  peak window at\n"]
+    for r in table["contexts"]:
+        lines.append(f"  {r['name']:<{w}} {100 * r['mean']:6.2f}% "
+                     f"{100 * r['peak']:6.2f}%  {_time(r['peak_at_ns'])}\n")
+    return "".join(lines)
+
+
+def trace_events(load, profile, target, pid):
+    """Chrome trace counter events: a "CPU load" track of each context's
+    percent of each window (Perfetto stacks them)."""
+    names = contexts.labels(profile, target)
+    order = [c.id for c in contexts.used(profile) if c.id in load.busy]
+    shares = {cid: load.shares(cid) for cid in order}
+    return [{"ph": "C", "name": "CPU load %", "pid": pid, "tid": 0,
+             "ts": k * load.window_ns / 1000.0,
+             "args": {names[cid]: round(100 * shares[cid][k], 3)
+                      for cid in order}}
+            for k in range(load.windows)]
+
+
+def _time(ns):
+    if ns % 1_000_000 == 0:
+        return f"{ns // 1_000_000} ms"
+    if ns % 1000 == 0:
+        return f"{ns // 1000} us"
+    return f"{ns} ns"
