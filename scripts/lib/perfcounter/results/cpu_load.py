@@ -116,6 +116,8 @@ def trace_events(load, profile, target, pid):
 def _time(ns):
     if ns % 1_000_000 == 0:
         return f"{ns // 1_000_000} ms"
+    if ns >= 1_000_000:
+        return f"{ns / 1e6:.3f} ms"
     if ns % 1000 == 0:
         return f"{ns // 1000} us"
     return f"{ns} ns"
