@@ -7,6 +7,7 @@ a clicked frame, back to the whole run, and finds a function searched
 for. A screenshot of each view is kept in build/test-artifacts/html/."""
 
 import json
+import re
 import subprocess
 import tempfile
 import time
@@ -167,6 +168,38 @@ def test_the_source_with_its_coverage(ctx, board, browser):
     assert rows["22"][0] == "missed" and rows["22"][1][1] == "0"
     assert rows["29"][1][1:3] == ["11", "\u21b710 \u21931"]
     assert rows["9"] == ("", ["9", "", "", ""])
+
+
+def test_the_annotated_functions_lines_have_their_cycles(ctx, board,
+                                                         browser):
+    """--annotate with --cycles: the Source view gives sum_to's lines
+    the estimated cycles --hottest printed for them."""
+    if not board.cycle_model:
+        pytest.skip(f"{board.name} has no timing model")
+    source = REPO / "tests" / "programs" / "coverage.c"
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(REPO / "scripts" / "profile"), "--board", board.name,
+             str(source), "-O", "0", "--cycles", "--annotate", "sum_to",
+             "--hottest", "--html", "run.html"], cwd=tmp,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        browser.get((Path(tmp) / "run.html").as_uri())
+        tab(browser, "source")
+        rows = {r.get_attribute("data-line"):
+                [td.text.strip() for td in
+                 r.find_elements("css selector", "td")]
+                for r in browser.find_elements("css selector",
+                                               "#source tr")}
+    printed = {int(m[2]): int(m[1]) for m in re.finditer(
+        r"^\s+\d+\s+[\d.]+%\s+(\d+)\s+\d+  coverage\.c:(\d+): ",
+        proc.stdout, re.M)}
+    assert printed and 30 in printed, proc.stdout
+    shown = {int(n): int(cells[2].replace(",", ""))
+             for n, cells in rows.items() if cells[2]}
+    assert shown == printed
+    assert rows["31"][1] == "4" and rows["9"] == ["9", "", "", "", ""]
 
 
 def test_the_gate_in_the_report(ctx, board, browser):

@@ -56,6 +56,22 @@ def report(result, name, hottest=False):
     return "\n".join(out) + "\n"
 
 
+def line_cycles(result):
+    """{(file, line): estimated cycles} of the annotated functions'
+    source lines (their instructions' windows); {} without them."""
+    plugin, config = result.plugin, result.config
+    if plugin is None or not plugin.cycles_model or config is None:
+        return {}
+    where = _lines(result.target)
+    out = {}
+    for span in config.instruction_windows:
+        source = where(span[0])
+        cycles = plugin.windows.get(span, (0, 0))[0]
+        if source and cycles:
+            out[source] = out.get(source, 0) + cycles
+    return out
+
+
 def _costs(result, pcs):
     """[(cycles, instructions)] of each instruction from pcs (and the
     end), its own window's; [] without them (no --cycles)."""

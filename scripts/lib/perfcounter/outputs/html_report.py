@@ -18,7 +18,7 @@ import html
 import json
 
 from perfcounter.build import web
-from perfcounter.outputs import coverage, json_report
+from perfcounter.outputs import annotate, coverage, json_report
 from perfcounter.results import contexts
 from perfcounter.results import stacks as collapsed
 from perfcounter.target import lines
@@ -181,6 +181,8 @@ document.getElementById("reset").addEventListener("click", () => {
 function showSource(file) {
   const t = document.getElementById("source");
   const src = data.source[file];
+  // the annotated functions' lines have their estimated cycles
+  const withCycles = Object.keys(src.cycles || {}).length > 0;
   t.textContent = "";
   src.text.forEach((text, i) => {
     const n = String(i + 1);
@@ -190,6 +192,10 @@ function showSource(file) {
     tr.dataset.line = n;
     tr.insertCell().textContent = n;
     tr.insertCell().textContent = count === undefined ? "" : number(count);
+    if (withCycles) {
+      const cycles = src.cycles[n];
+      tr.insertCell().textContent = cycles === undefined ? "" : number(cycles);
+    }
     // each conditional branch: the times it went (taken, then on)
     const ways = src.branches[n] || [];
     const way = (w) => w === null ? "-" : number(w);
@@ -290,10 +296,13 @@ def document(result, doc=None, gate_rows=None):
         doc["stacks"] = tree(collapsed.collapse(profile, result.target),
                              result.target.path.name)
     if profile is not None and profile.mode == "exact":
-        doc["source"] = sources(coverage.of_run(result))
+        doc["source"] = sources(coverage.of_run(result),
+                                annotate.line_cycles(result))
         source = ('<p><select id="file"></select> each line\'s '
-                  'executions, and its branches\' ways: \u21b7 taken, '
-                  '\u2193 not taken</p><table id="source"></table>')
+                  'executions (and its estimated cycles in the functions '
+                  'of --annotate with --cycles), and its branches\' ways: '
+                  '\u21b7 taken, \u2193 not taken</p>'
+                  '<table id="source"></table>')
     else:
         source = ('<p class="empty">the source with each line\'s '
                   'executions: profile with --sample=exact</p>'
@@ -361,9 +370,10 @@ def timeline(profile, target):
     return {"lanes": list(lanes), "stretches": stretches, "all": total}
 
 
-def sources(files):
+def sources(files, cycles=None):
     """{file: {text, lines: {line: executions}, branches: {line: [times
-    or None]}}} of coverage's {file: FileCoverage}."""
+    or None]}, cycles: {line: estimated cycles}}} of coverage's {file:
+    FileCoverage} and the annotated functions' {(file, line): cycles}."""
     out = {}
     for file, c in files.items():
         ways = {}
@@ -371,7 +381,9 @@ def sources(files):
             ways.setdefault(str(line), []).append(times)
         out[file] = {"text": lines.source_text(file),
                      "lines": {str(n): count for n, count in c.lines.items()},
-                     "branches": ways}
+                     "branches": ways,
+                     "cycles": {str(n): k for (f, n), k in
+                                sorted((cycles or {}).items()) if f == file}}
     return out
 
 
