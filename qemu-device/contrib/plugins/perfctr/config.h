@@ -107,6 +107,8 @@ typedef struct PerfctrConfig {
     unsigned n_pc_stops;
     uint64_t start_pc;          /* start=, or NO_PC */
     RtosLayout rtos;            /* tasks= */
+    AddressRange *probes;       /* probe=, in order and apart */
+    unsigned n_probes;
     /* Not arguments but what QEMU offers: */
     bool threads;               /* vCPUs may run at once: lock shared tables */
     bool counts_blocks;         /* QEMU reports blocks left early (the hook) */

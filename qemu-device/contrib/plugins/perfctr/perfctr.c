@@ -49,6 +49,9 @@
  *                    repeatable, the first reached ends it
  *   start=ADDR       profile and count cycles from the first time the
  *                    pc reaches ADDR
+ *   probe=START-END  record the function at START's first two arguments
+ *                    and what it returns (probe/probe.c), with its task;
+ *                    repeatable, with profile=
  *   tasks=CURRENT:NAME:LEN:STACK
  *                    where the RTOS keeps the running task's control
  *                    block, and its name and stack in it (config.h)
@@ -70,6 +73,7 @@
 #include "perfctr-hook.h"
 #include "profile/contexts.h"
 #include "profile/profile.h"
+#include "probe/probe.h"
 #include "stop/stop.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
@@ -104,6 +108,9 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     if (config.profiling) {
         profile_instrument(tb);
     }
+    if (config.n_probes) {
+        probe_instrument(tb);
+    }
     if (config.cycles_model) {
         cycles_instrument(tb);
     }
@@ -119,6 +126,9 @@ static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
     }
     if (following_contexts) {
         contexts_vcpu_init(vcpu);
+    }
+    if (config.n_probes) {
+        probe_vcpu_init(vcpu);
     }
 }
 
@@ -140,6 +150,9 @@ static bool write_results(const char *path)
     }
     if (config.cycles_model) {
         cycles_write(out);
+    }
+    if (config.n_probes) {
+        probe_write(out);
     }
     stop_write(out);
     return fclose(out) == 0;
@@ -178,6 +191,16 @@ static const ContextsOps contexts_with_cycles = {
 static const ContextsOps contexts_without_cycles = {
     .executed = profile_executed,
     .run_stack = profile_switch,
+};
+/* The probes' task: the one the contexts follow, or 0 */
+static unsigned running_context(unsigned vcpu_index)
+{
+    return following_contexts ? profile_running_context(vcpu_index) : 0;
+}
+
+static const ProbeOps probe_ops = {
+    .executed = profile_executed,
+    .context = running_context,
 };
 static const EventsCyclesReader model_cycles = {
     .cycles = cycles_read,
@@ -451,6 +474,20 @@ static bool parse(const char *arg, PerfctrConfig *config)
             return refuse(arg, "give START-END, START below END");
         }
         add_window(config, &w);
+    } else if (g_str_equal(key, "probe")) {
+        AddressRange r;
+
+        if (!parse_range(value, &r)) {
+            return refuse(arg, "give START-END, START below END");
+        }
+        config->probes = g_renew(AddressRange, config->probes,
+                                 config->n_probes + 1);
+        config->probes[config->n_probes++] = r;
+        qsort(config->probes, config->n_probes, sizeof(AddressRange),
+              by_start);
+        if (!in_order_and_apart(config->probes, config->n_probes)) {
+            return refuse(arg, "two probes overlap");
+        }
     } else if (g_str_equal(key, "windows")) {
         if (!g_str_equal(value, "functions") || !config->n_functions) {
             return refuse(arg, "give functions, after functions=FILE");
@@ -497,7 +534,7 @@ static bool parse(const char *arg, PerfctrConfig *config)
         return refuse(arg, "known keys are profile, out, stacks, events, "
                       "isa, cycles, window, windows, functions, memory, "
                       "flash, wait-states, "
-                      "stop, start and tasks");
+                      "stop, start, probe and tasks");
     }
     return true;
 }
@@ -528,6 +565,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         fputs("perfctr: profile= needs out=FILE\n", stderr);
         return -1;
     }
+    if (config.n_probes && !config.profiling) {
+        fputs("perfctr: probe= needs profile=\n", stderr);
+        return -1;
+    }
     config.threads = info->system_emulation && info->system.smp_vcpus > 1;
     config.counts_blocks = perfctr_hook_set_plugin != NULL;
     following_contexts = config.profiling && config.stacks;
@@ -538,6 +579,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     if (config.profiling) {
         profile_init(&config);
         hook_ops.block_left = profile_block_left;
+    }
+    if (config.n_probes) {
+        probe_init(&config, &probe_ops);
     }
     if (config.cycles_model && !cycles_init(&config)) {
         return -1;

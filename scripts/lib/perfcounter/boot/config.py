@@ -89,6 +89,8 @@ class RunConfig:
       default; without them, only what QEMU itself costs, for the bench).
     cpu: QEMU's -cpu for the board's core, with its extensions (say
       "rv32,zcd=off,zcmp=on"); the board's by default.
+    heap: follow the heap through the image's allocators (when
+      profiling; results.heap).
     annotated: (function name,...): each of their instructions a window
       of its own (--annotate's cycles per instruction); the function's
       cycles are their sum.
@@ -126,6 +128,7 @@ class RunConfig:
     stop_at_eof: int = None
     cpu: str = None
     annotated: tuple = ()
+    heap: bool = True
 
     def replace(self, **changes):
         return dataclasses.replace(self, **changes)
@@ -217,6 +220,15 @@ class RunConfig:
                 out.update({(a, b): name for a, b in zip(pcs, pcs[1:])})
         return out
 
+    @cached_property
+    def probes(self):
+        """[(start, end)] of the functions the plugin probes: the image's
+        allocators, for the heap (when profiling)."""
+        if self.profile is None or not self.heap:
+            return []
+        from perfcounter.results import heap
+        return sorted(heap.probed(self.target))
+
     @property
     def uses_functions(self):
         """Whether the plugin is told the image's functions (what a call
@@ -268,6 +280,7 @@ class RunConfig:
                         f"stacks={'on' if self.stacks else 'off'}"]
         if self.uses_functions:
             options.append(f"functions={self.functions_file(workdir)}")
+        options += [f"probe={start:#x}-{end:#x}" for start, end in self.probes]
         if self.cycles:
             options.append(f"cycles={self.cycle_model}")
             if self.windows is None and self.uses_functions:

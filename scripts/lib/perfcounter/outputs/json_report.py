@@ -14,7 +14,7 @@ from pathlib import Path
 
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
-from perfcounter.results import contexts, cpu_load, functions
+from perfcounter.results import contexts, cpu_load, functions, heap
 from perfcounter.boot import stops
 
 FORMAT = "perf-counter-profile"
@@ -98,6 +98,9 @@ def document(result, load_window_ns=cpu_load.DEFAULT_WINDOW_NS):
         busy = cpu_load.of(profile, load_window_ns)
         if busy:
             doc["load"] = cpu_load.rows(busy, profile, result.target)
+    allocated = heap.of(profile, result.target)
+    if allocated:
+        doc["heap"] = heap.document(allocated, profile, result.target)
     plugin = result.plugin
     if plugin and plugin.profiled:
         doc["profile"] = {

@@ -18,7 +18,7 @@ stretch of virtual time it ran (contexts.py).
 
 import json
 
-from perfcounter.results import contexts, cpu_load
+from perfcounter.results import contexts, cpu_load, heap
 from perfcounter.messages import say
 
 
@@ -114,6 +114,9 @@ def trace(cores, metadata, tasks=None, load_window_ns=None):
                            cpu_load.DEFAULT_WINDOW_NS)
         if busy:
             events += cpu_load.trace_events(busy, *tasks, len(cores) + 1)
+        allocated = heap.of(*tasks)
+        if allocated:
+            events += heap.trace_events(allocated, len(cores) + 1)
     return {"traceEvents": events, "displayTimeUnit": "ns",
             "otherData": dict(metadata, dropped_events=dropped)}
 

@@ -69,6 +69,9 @@ class PluginResults:
     contexts: dict = field(default_factory=dict)     # id: Context
     switches: list = field(default_factory=list)     # (ns, insns, vcpu, id)
     switches_dropped: int = 0
+    probes: list = field(default_factory=list)  # (kind, start, insns, ns,
+    #                                             context, (values))
+    probes_dropped: int = 0
     end_ns: int = None              # virtual time when the profile ended
     end_instructions: int = None
     outcome: Outcome = field(default_factory=Outcome)
@@ -119,6 +122,11 @@ def read(path):
                         if len(fields) > 19 else "")
             p.contexts[c.id] = c
             continue
+        if tag in ("probe-entry", "probe-return"):
+            nums = [int(f, 0) for f in fields]
+            p.probes.append((tag[6:], nums[0], nums[1], nums[2], nums[3],
+                             tuple(nums[4:])))
+            continue
         if tag == "stopped-by":
             p.outcome.stopped_by = line.partition(" ")[2]
             continue
@@ -161,6 +169,8 @@ def read(path):
             p.stacks[values[0], values[1]] = values[2]
         elif tag == "switches-dropped":
             p.switches_dropped = values[0]
+        elif tag == "probes-dropped":
+            p.probes_dropped = values[0]
         elif tag == "contexts-end":
             p.end_ns, p.end_instructions = values
         elif tag == "run-instructions":
@@ -213,6 +223,7 @@ def between(earlier, later):
         - earlier.cycles_instructions,
         windows=_windows_less(later.windows, earlier.windows),
         switches=later.switches[len(earlier.switches):],
+        probes=later.probes[len(earlier.probes):],
         end_ns=later.end_ns, end_instructions=later.end_instructions,
         outcome=later.outcome)
     for id, c in later.contexts.items():

@@ -214,6 +214,11 @@ static void run(VcpuContexts *vc, unsigned index, Context *c)
     add_switch(index, vc->since, c);
 }
 
+unsigned contexts_running(unsigned index)
+{
+    return vcpu_contexts(index)->running->id;
+}
+
 void contexts_vcpu_init(unsigned index)
 {
     VcpuContexts *vc;

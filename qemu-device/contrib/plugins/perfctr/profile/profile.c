@@ -492,6 +492,16 @@ uint64_t profile_executed(unsigned index)
     return executed_total(vcpu_state(index));
 }
 
+unsigned profile_running_context(unsigned index)
+{
+    unsigned id;
+
+    enter();
+    id = contexts_running(index);
+    leave();
+    return id;
+}
+
 void profile_switch(unsigned index, CallStack *to)
 {
     Vcpu *v = vcpu_state(index);

@@ -1,0 +1,243 @@
+/*
+ * perfctr plugin: probes on functions (probe=START-END)
+ *
+ * At a probed function's first instruction the plugin records its first
+ * two arguments, and where it returns to (the link register); when a
+ * block begins there (an inline comparison at each block's entry, of
+ * the return address awaited), the value it returns (the argument
+ * registers of the ABI: r0, r1 on Arm, x0, x1 on AArch64, a0, a1 on
+ * RISC-V), with the instructions executed so far, the virtual time and
+ * the task or handler that runs: the host pairs them into calls (an
+ * allocator's requests and the blocks it gave, for the heap analysis).
+ * A function that leaves by a tail call returns when its callee does,
+ * with its value.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <glib.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "perfctr-hook.h"
+#include "probe/probe.h"
+
+/* Records kept; those after are counted as dropped */
+#define MAX_PROBE_RECORDS (1u << 20)
+
+typedef struct ProbeRecord {
+    uint64_t instructions;
+    int64_t ns;
+    uint64_t value[2];          /* the arguments, or the returned value */
+    uint32_t probe;             /* its index in config->probes */
+    uint32_t context;
+    bool is_return;
+} ProbeRecord;
+
+/* A probed call not returned from yet */
+typedef struct Pending {
+    uint32_t probe;
+    uint64_t return_pc;
+} Pending;
+
+/* Per vCPU */
+typedef struct ProbeVcpu {
+    GByteArray *buf;            /* a register's bytes */
+    GArray *pending;            /* Pending, the innermost last */
+} ProbeVcpu;
+
+static const PerfctrConfig *config;
+static const ProbeOps *ops;
+static GArray *records;
+static uint64_t dropped;
+static GMutex lock;
+static struct qemu_plugin_register *reg_arg[2], *reg_link;
+static GPtrArray *vcpus;
+/* Per vCPU, in the translated code: the return address awaited */
+static struct qemu_plugin_scoreboard *board;
+static qemu_plugin_u64 awaited;
+
+#pragma weak perfctr_hook_virtual_ns
+
+static ProbeVcpu *probe_vcpu(unsigned index)
+{
+    return g_ptr_array_index(vcpus, index);
+}
+
+static uint64_t read_reg(unsigned vcpu_index,
+                         struct qemu_plugin_register *reg)
+{
+    GByteArray *buf = probe_vcpu(vcpu_index)->buf;
+    uint64_t value = 0;
+    int n;
+
+    if (!reg) {
+        return 0;
+    }
+    g_byte_array_set_size(buf, 0);
+    n = qemu_plugin_read_register(reg, buf);
+    memcpy(&value, buf->data, MIN(n, (int)sizeof(value)));
+    return GUINT64_FROM_LE(value);
+}
+
+static void record(unsigned vcpu_index, uint32_t probe, bool is_return)
+{
+    ProbeRecord r = {
+        .probe = probe,
+        .is_return = is_return,
+        .instructions = ops->executed(vcpu_index),
+        .context = ops->context(vcpu_index),
+        .value = { read_reg(vcpu_index, reg_arg[0]),
+                   is_return ? 0 : read_reg(vcpu_index, reg_arg[1]) },
+    };
+
+    r.ns = perfctr_hook_virtual_ns ?
+           perfctr_hook_virtual_ns(r.instructions) : -1;
+    g_mutex_lock(&lock);
+    if (records->len < MAX_PROBE_RECORDS) {
+        g_array_append_val(records, r);
+    } else {
+        dropped++;
+    }
+    g_mutex_unlock(&lock);
+}
+
+static void await_next(unsigned vcpu_index)
+{
+    GArray *pending = probe_vcpu(vcpu_index)->pending;
+
+    qemu_plugin_u64_set(awaited, vcpu_index, pending->len ?
+                        g_array_index(pending, Pending,
+                                      pending->len - 1).return_pc : NO_PC);
+}
+
+static void entered(unsigned vcpu_index, void *udata)
+{
+    /* A Thumb return address has the state in its bit 0 */
+    Pending p = {
+        .probe = (uintptr_t)udata,
+        .return_pc = read_reg(vcpu_index, reg_link) & ~(uint64_t)1,
+    };
+
+    record(vcpu_index, p.probe, false);
+    g_array_append_val(probe_vcpu(vcpu_index)->pending, p);
+    await_next(vcpu_index);
+}
+
+/*
+ * A block began where the innermost probed call returns to: it and the
+ * calls that tail-called into it (calloc's b malloc), which return to
+ * the same address with the same value, innermost first
+ */
+static void returned(unsigned vcpu_index, void *udata)
+{
+    GArray *pending = probe_vcpu(vcpu_index)->pending;
+    uint64_t pc = g_array_index(pending, Pending,
+                                pending->len - 1).return_pc;
+
+    while (pending->len &&
+           g_array_index(pending, Pending, pending->len - 1).return_pc ==
+           pc) {
+        record(vcpu_index, g_array_index(pending, Pending,
+                                         pending->len - 1).probe, true);
+        g_array_set_size(pending, pending->len - 1);
+    }
+    await_next(vcpu_index);
+}
+
+void probe_init(const PerfctrConfig *cfg, const ProbeOps *probe_ops)
+{
+    config = cfg;
+    ops = probe_ops;
+    records = g_array_new(false, false, sizeof(ProbeRecord));
+    vcpus = g_ptr_array_new();
+    board = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+    awaited = (qemu_plugin_u64) { board, 0 };
+}
+
+void probe_vcpu_init(unsigned index)
+{
+    /* The ABI's first two argument registers and the link, by GDB's names */
+    static const char *const names[][3] = {
+        { "r0", "r1", "lr" }, { "x0", "x1", "x30" }, { "a0", "a1", "ra" },
+        { "x10", "x11", "x1" },
+    };
+    struct qemu_plugin_register **slots[3] = {
+        &reg_arg[0], &reg_arg[1], &reg_link
+    };
+    ProbeVcpu *v;
+
+    if (!reg_arg[0]) {
+        g_autoptr(GArray) all = qemu_plugin_get_registers();
+        unsigned k, i, r;
+
+        for (k = 0; k < G_N_ELEMENTS(names) && !reg_arg[0]; k++) {
+            for (r = 0; r < 3; r++) {
+                for (i = 0; i < all->len; i++) {
+                    qemu_plugin_reg_descriptor *d =
+                        &g_array_index(all, qemu_plugin_reg_descriptor, i);
+
+                    if (g_str_equal(d->name, names[k][r])) {
+                        *slots[r] = d->handle;
+                    }
+                }
+            }
+            if (!reg_arg[0] || !reg_link) {
+                reg_arg[0] = reg_arg[1] = reg_link = NULL;
+            }
+        }
+    }
+    g_mutex_lock(&lock);
+    while (vcpus->len <= index) {
+        v = g_new0(ProbeVcpu, 1);
+        v->buf = g_byte_array_new();
+        v->pending = g_array_new(false, false, sizeof(Pending));
+        g_ptr_array_add(vcpus, v);
+    }
+    g_mutex_unlock(&lock);
+    qemu_plugin_u64_set(awaited, index, NO_PC);
+}
+
+void probe_instrument(struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb), i;
+
+    /* Returned to, before the entry of a probe that may begin here */
+    qemu_plugin_register_vcpu_tb_exec_cond_cb(
+        tb, returned, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_EQ, awaited,
+        qemu_plugin_tb_vaddr(tb), NULL);
+    for (i = 0; i < n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        uint64_t pc = qemu_plugin_insn_vaddr(insn);
+        unsigned p = address_range_find(config->probes, config->n_probes,
+                                        pc);
+
+        if (p < config->n_probes && pc == config->probes[p].start) {
+            qemu_plugin_register_vcpu_insn_exec_cb(
+                insn, entered, QEMU_PLUGIN_CB_R_REGS, (void *)(uintptr_t)p);
+        }
+    }
+}
+
+void probe_write(FILE *out)
+{
+    guint i;
+
+    g_mutex_lock(&lock);
+    for (i = 0; i < records->len; i++) {
+        ProbeRecord *r = &g_array_index(records, ProbeRecord, i);
+
+        if (r->is_return) {
+            fprintf(out, "probe-return 0x%" PRIx64 " %" PRIu64 " %" PRId64
+                    " %u 0x%" PRIx64 "\n", config->probes[r->probe].start,
+                    r->instructions, r->ns, r->context, r->value[0]);
+        } else {
+            fprintf(out, "probe-entry 0x%" PRIx64 " %" PRIu64 " %" PRId64
+                    " %u 0x%" PRIx64 " 0x%" PRIx64 "\n",
+                    config->probes[r->probe].start, r->instructions, r->ns,
+                    r->context, r->value[0], r->value[1]);
+        }
+    }
+    fprintf(out, "probes-dropped %" PRIu64 "\n", dropped);
+    g_mutex_unlock(&lock);
+}

@@ -1,0 +1,28 @@
+/*
+ * perfctr plugin: probes on functions (probe.c)
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef PERFCTR_PROBE_H
+#define PERFCTR_PROBE_H
+
+#include <stdio.h>
+#include <qemu-plugin.h>
+
+#include "config.h"
+
+/* What the probes need of the profile, wired by perfctr.c */
+typedef struct ProbeOps {
+    /* The instructions the vCPU has executed (begun, in a callback) */
+    uint64_t (*executed)(unsigned vcpu_index);
+    /* The id of the context (task, handler) the vCPU runs */
+    unsigned (*context)(unsigned vcpu_index);
+} ProbeOps;
+
+void probe_init(const PerfctrConfig *config, const ProbeOps *ops);
+void probe_vcpu_init(unsigned index);
+void probe_instrument(struct qemu_plugin_tb *tb);
+void probe_write(FILE *out);
+
+#endif
