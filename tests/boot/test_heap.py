@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from bootlib import json_schema_errors
+from perfcounter.outputs import gate
 from perfcounter.paths import REPO
 
 PER_BOARD = True
@@ -49,3 +50,10 @@ def test_the_heap_of_a_known_sequence(ctx, board):
                if e.get("name") == "heap bytes in use"]
     assert counter == IN_USE
     assert "peak 480 bytes in use" in proc.stdout
+    # the gate: a run whose heap peaked higher regressed
+    more = json.loads(json.dumps(doc))
+    more["heap"]["peak_bytes"] += 100
+    rows = {r.metric: r for r in gate.compare(more, doc)
+            if r.core == gate.HEAP}
+    assert rows["peak_bytes"].status == "regressed"
+    assert rows["failures"].status == "same"

@@ -307,6 +307,9 @@ def test_the_gate_compares_tasks_and_worst_case_handler_runs(ctx):
             if r.core == gate.TASKS}
     assert rows[("alpha", "instructions")].name == "task alpha"
     assert rows[("[irq] arm_systick_isr", "run_max")].status == "same"
+    assert rows[("gamma", "load_peak")].current == round(
+        {c["name"]: c for c in doc["load"]["contexts"]}["gamma"]["peak"] *
+        1_000_000) > 0
     faster = json.loads(json.dumps(doc))
     for c in faster["contexts"]:
         if c["name"] == "[irq] arm_nmi_isr":

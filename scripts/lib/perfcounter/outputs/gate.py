@@ -26,9 +26,12 @@ A run with --cycles compares its estimated cycles, "(estimated cycles)",
 key "run" too.
 
 A profile that followed tasks and interrupt handlers (the --json
-"contexts") also compares each one's instructions (and cycles), and each
-handler's worst run ("run_max"), as the counter "task NAME" or "[irq]
-FUNCTION", core "tasks", key its name.
+"contexts") also compares each one's instructions (and cycles), each
+handler's worst run ("run_max") and each one's busiest window of the
+CPU load ("load_peak", in parts per million), as the counter "task
+NAME" or "[irq] FUNCTION", core "tasks", key its name; and the heap
+("heap"): its peak bytes in use ("peak_bytes") and its failed requests
+("failures"), core and key "heap".
 
 A test session's results (perfcounter.testing.results) compare the same
 way: each test's run and each of its steps is a counter, core "tests",
@@ -63,6 +66,7 @@ REGRESSION_EXIT = 3
 TOTAL = "total"
 RUN = "run"
 TASKS = "tasks"
+HEAP = "heap"
 TESTS = "tests"
 WHOLE_TEST = "(test)"
 FUNCTIONS = "functions"
@@ -163,6 +167,9 @@ def _values(doc, functions=()):
             metrics = _metrics(counter)
             for metric in sorted(metrics, key=lambda m: (m != "clocks", m)):
                 out[(base, key, metric)] = (name, metrics[metric])
+    # (an integer share: the gate compares counts)
+    peaks = {c["name"]: round(c["peak"] * 1_000_000)
+             for c in (doc.get("load") or {}).get("contexts", [])}
     for c in doc.get("contexts", []):
         name = c["name"] if c["kind"] == "handler" else f"task {c['name']}"
         metrics = {m: c[m] for m in ("instructions", "cycles") if m in c}
@@ -170,8 +177,14 @@ def _values(doc, functions=()):
             metrics["run_max"] = c["run_instructions"]["max"]
         if "run_cycles" in c:
             metrics["run_cycles_max"] = c["run_cycles"]["max"]
+        if c["name"] in peaks:
+            metrics["load_peak"] = peaks[c["name"]]
         for metric, value in metrics.items():
             out[(TASKS, c["name"], metric)] = (name, value)
+    heap = doc.get("heap")
+    if heap:
+        for metric in ("peak_bytes", "failures"):
+            out[(HEAP, HEAP, metric)] = ("(heap)", heap[metric])
     for nodeid, test in doc.get("tests", {}).items():
         for step, counts in [(WHOLE_TEST, test)] + list(
                 test.get("steps", {}).items()):

@@ -286,6 +286,10 @@ def document(result, doc=None, gate_rows=None):
     """The page's text: of the run's --json document (made if not
     given) and, with --baseline, the gate's rows."""
     doc = dict(doc or json_report.document(result))
+    # not drawn here (yet): the page stays small for a long run
+    doc.pop("load", None)
+    if "heap" in doc:
+        doc["heap"] = {k: v for k, v in doc["heap"].items() if k != "series"}
     if gate_rows is not None:
         doc["gate"] = [{"core": r.core, "name": r.name, "metric": r.metric,
                         "baseline": r.baseline, "run": r.current,

@@ -120,4 +120,6 @@ def _time(ns):
         return f"{ns / 1e6:.3f} ms"
     if ns % 1000 == 0:
         return f"{ns // 1000} us"
+    if ns >= 1000:
+        return f"{ns / 1e3:.3f} us"
     return f"{ns} ns"
