@@ -71,6 +71,15 @@ uint32_t perfctr_hook_events(void)
     return PERFCTR_HOOK_OWN_EVENTS | (ops ? ops->events : 0);
 }
 
+void perfctr_hook_irq_pended(unsigned vcpu_index, uint64_t number)
+{
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+
+    if (ops && ops->irq_pended) {
+        ops->irq_pended(vcpu_index, number);
+    }
+}
+
 bool perfctr_hook_write_results(const char *path)
 {
     const PerfctrPluginOps *ops = qatomic_read(&plugin);

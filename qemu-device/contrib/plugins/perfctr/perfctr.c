@@ -601,6 +601,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
                       &contexts_without_cycles);
         hook_ops.exception_entered = profile_exception_entered;
         hook_ops.exception_returned = profile_exception_returned;
+        hook_ops.irq_pended = profile_irq_pended;
     }
     if (perfctr_hook_set_plugin) {
         perfctr_hook_set_plugin(&hook_ops);

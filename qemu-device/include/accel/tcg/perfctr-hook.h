@@ -110,6 +110,12 @@ typedef struct PerfctrPluginOps {
      * the vCPUs between two instructions; false if it cannot
      */
     bool (*write_results)(const char *path);
+    /*
+     * The interrupt controller pended exception number (the guest's
+     * numbering, as exception_entered gets it), which was not pending:
+     * the start of its latency
+     */
+    void (*irq_pended)(unsigned vcpu_index, uint64_t number);
 } PerfctrPluginOps;
 
 /* Called by the plugin when it is installed (exported by QEMU) */
@@ -157,6 +163,9 @@ void perfctr_hook_remove_client(PerfctrHookClient *client);
  */
 PerfctrHookClient *perfctr_hook_client_of(unsigned vcpu_index, size_t size,
                                           void (*reached)(PerfctrHookClient *));
+
+/* Called by an interrupt controller (armv7m_nvic.c) as it pends number */
+void perfctr_hook_irq_pended(unsigned vcpu_index, uint64_t number);
 
 /* The plugin's results so far to path (ops->write_results); false if not */
 bool perfctr_hook_write_results(const char *path);

@@ -27,7 +27,8 @@ key "run" too.
 
 A profile that followed tasks and interrupt handlers (the --json
 "contexts") also compares each one's instructions (and cycles), each
-handler's worst run ("run_max") and each one's busiest window of the
+handler's worst run ("run_max") and worst latency ("latency_max", in
+instructions), each one's busiest window of the
 CPU load ("load_peak", in parts per million), as the counter "task
 NAME" or "[irq] FUNCTION", core "tasks", key its name; and the heap
 ("heap"): its peak bytes in use ("peak_bytes") and its failed requests
@@ -179,6 +180,8 @@ def _values(doc, functions=()):
             metrics["run_cycles_max"] = c["run_cycles"]["max"]
         if c["name"] in peaks:
             metrics["load_peak"] = peaks[c["name"]]
+        if "latency" in c:
+            metrics["latency_max"] = c["latency"]["instructions"]["max"]
         for metric, value in metrics.items():
             out[(TASKS, c["name"], metric)] = (name, value)
     heap = doc.get("heap")

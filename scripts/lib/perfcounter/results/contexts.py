@@ -141,6 +141,15 @@ def rows(profile, target):
             if profile.cycles_model:
                 row["run_cycles"] = {"min": c.run_cycles_min,
                                      "max": c.run_cycles_max}
+            if c.latency:
+                count, low, high, total = c.latency
+                _, ns_low, ns_high, ns_total = c.latency_ns
+                row["latency"] = {
+                    "count": count,
+                    "instructions": {"min": low, "mean": total / count,
+                                     "max": high},
+                    "ns": {"min": ns_low, "mean": ns_total / count,
+                           "max": ns_high}}
         if c.sp_low or c.stack_used:
             # (a handler entered on a banked stack never set: sp 0)
             row["stack"] = {"used_bytes": c.stack_used}
@@ -186,7 +195,28 @@ def report(profile, target):
                  "a handler's most in one run from its stack pointer at "
                  "entry or from the stack it switched to; free: what the deepest left of the stack the RTOS "
                  "gave)\n")
+    lines += _latency_report(table)
     return "".join(lines)
+
+
+def _latency_report(table):
+    """The handlers' latencies, from their exception pended to their
+    first instruction (the Cortex-M's NVIC says when)."""
+    rows = [r for r in table if "latency" in r]
+    if not rows:
+        return []
+    w = max(len(r["name"]) for r in rows)
+    out = [f"\nInterrupt latency, from pended to the handler's first "
+           f"instruction:\n",
+           f"  {'handler':<{w}} {'times':>7} {'instructions min/mean/max':>27}"
+           f" {'ns min/mean/max':>24}\n"]
+    for r in rows:
+        lat = r["latency"]
+        spans = [f"{x['min']}/{x['mean']:.0f}/{x['max']}"
+                 for x in (lat["instructions"], lat["ns"])]
+        out.append(f"  {r['name']:<{w}} {lat['count']:>7} {spans[0]:>27} "
+                   f"{spans[1]:>24}\n")
+    return out
 
 
 def roots(profile):

@@ -46,6 +46,10 @@ class Context:
     #                                 to its lowest, a handler's most in
     #                                 one run, from its sp at entry
     name: str                       # the RTOS's name for a task
+    # a handler's latency, from its exception pended to its entry:
+    # (count, min, max, total) in instructions and in virtual ns
+    latency: tuple = None
+    latency_ns: tuple = None
 
 
 @dataclass
@@ -121,6 +125,13 @@ def read(path):
                         name=line.split(None, 20)[20]
                         if len(fields) > 19 else "")
             p.contexts[c.id] = c
+            continue
+        if tag == "latency":
+            nums = [int(f) for f in fields]
+            c = p.contexts.get(nums[0])
+            if c:
+                c.latency = tuple(nums[1:5])
+                c.latency_ns = (nums[1],) + tuple(nums[5:8])
             continue
         if tag in ("probe-entry", "probe-return"):
             nums = [int(f, 0) for f in fields]

@@ -64,7 +64,16 @@ typedef struct Context {
     uint64_t run_sp;            /* a handler's sp when this run began */
     uint64_t used;              /* a handler's most stack in one run */
     uint64_t saved_sp;          /* a task's sp when last interrupted */
+    /* A handler's latency: from its exception pended to its entry */
+    uint64_t latencies, latency_min, latency_max, latency_total;
+    uint64_t latency_ns_min, latency_ns_max, latency_ns_total;
 } Context;
+
+/* When an exception was pended, while it is (by number) */
+typedef struct Pended {
+    uint64_t instructions;
+    int64_t ns;
+} Pended;
 
 typedef struct VcpuContexts {
     Context *task;              /* the task that runs, or was interrupted */
@@ -75,6 +84,7 @@ typedef struct VcpuContexts {
     uint64_t since;             /* instructions when running began */
     uint64_t since_cycles;
     GByteArray *buf;
+    GHashTable *pended;         /* number -> Pended */
 } VcpuContexts;
 
 typedef struct Switch {
@@ -105,6 +115,7 @@ static Context *new_context(bool handler)
     c->handler = handler;
     c->calls = calltree_new_stack();
     c->run_min = c->run_cycles_min = UINT64_MAX;
+    c->latency_min = c->latency_ns_min = UINT64_MAX;
     c->sp_low = UINT64_MAX;
     g_ptr_array_add(contexts, c);
     return c;
@@ -250,6 +261,8 @@ void contexts_vcpu_init(unsigned index)
     while (vcpus->len <= index) {
         vc = g_new0(VcpuContexts, 1);
         vc->buf = g_byte_array_new();
+        vc->pended = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+                                           g_free, g_free);
         g_ptr_array_add(vcpus, vc);
     }
     vc = vcpu_contexts(index);
@@ -269,6 +282,57 @@ static void end_run(Context *h)
     h->run_cycles_max = MAX(h->run_cycles_max, h->run_cycles);
 }
 
+static int64_t virtual_ns(uint64_t instructions)
+{
+    return perfctr_hook_virtual_ns ? perfctr_hook_virtual_ns(instructions)
+                                   : -1;
+}
+
+void contexts_irq_pended(unsigned index, uint64_t number)
+{
+    VcpuContexts *vc;
+    Pended *p;
+    uint64_t *key;
+
+    if (index >= vcpus->len) {
+        return;                 /* pended before the vCPU ran */
+    }
+    vc = vcpu_contexts(index);
+    if (g_hash_table_contains(vc->pended, &number)) {
+        return;
+    }
+    key = g_new(uint64_t, 1);
+    *key = number;
+    p = g_new(Pended, 1);
+    p->instructions = ops->executed(index);
+    p->ns = virtual_ns(p->instructions);
+    g_hash_table_insert(vc->pended, key, p);
+}
+
+/* Handler h entered: its latency, if its exception was seen pended */
+static void note_latency(VcpuContexts *vc, unsigned index, Context *h)
+{
+    Pended *p = g_hash_table_lookup(vc->pended, &h->number);
+    uint64_t now = ops->executed(index), n;
+    int64_t ns;
+
+    if (!p) {
+        return;
+    }
+    n = now - p->instructions;
+    h->latencies++;
+    h->latency_min = MIN(h->latency_min, n);
+    h->latency_max = MAX(h->latency_max, n);
+    h->latency_total += n;
+    ns = virtual_ns(now);
+    if (ns >= 0 && p->ns >= 0) {
+        h->latency_ns_min = MIN(h->latency_ns_min, (uint64_t)(ns - p->ns));
+        h->latency_ns_max = MAX(h->latency_ns_max, (uint64_t)(ns - p->ns));
+        h->latency_ns_total += ns - p->ns;
+    }
+    g_hash_table_remove(vc->pended, &h->number);
+}
+
 static void enter_handler(VcpuContexts *vc, unsigned index, uint64_t number,
                           uint64_t pc)
 {
@@ -284,6 +348,7 @@ static void enter_handler(VcpuContexts *vc, unsigned index, uint64_t number,
         vc->nesting_lost++;
         return;                 /* charged to the one it preempted */
     }
+    note_latency(vc, index, h);
     vc->handlers[vc->nesting++] = h;
     h->runs++;
     h->run_instructions = 0;
@@ -485,6 +550,9 @@ void contexts_restart(void)
         c->run_min = c->run_cycles_min = UINT64_MAX;
         c->sp_low = UINT64_MAX;
         c->sp_high = c->used = 0;
+        c->latencies = c->latency_max = c->latency_total = 0;
+        c->latency_ns_max = c->latency_ns_total = 0;
+        c->latency_min = c->latency_ns_min = UINT64_MAX;
     }
     for (i = 0; i < vcpus->len; i++) {
         VcpuContexts *vc = vcpu_contexts(i);
@@ -531,6 +599,18 @@ void contexts_write(FILE *out)
 
         fprintf(out, "switch %" PRId64 " %" PRIu64 " %u %u\n",
                 s->ns, s->instructions, s->vcpu, s->id);
+    }
+    for (i = 0; i < contexts->len; i++) {
+        Context *c = g_ptr_array_index(contexts, i);
+
+        if (c->latencies) {
+            fprintf(out, "latency %u %" PRIu64 " %" PRIu64 " %" PRIu64
+                    " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                    c->id, c->latencies, c->latency_min, c->latency_max,
+                    c->latency_total,
+                    c->latency_ns_min == UINT64_MAX ? 0 : c->latency_ns_min,
+                    c->latency_ns_max, c->latency_ns_total);
+        }
     }
     fprintf(out, "switches-dropped %" PRIu64 "\n", switches_dropped);
     if (vcpus->len) {

@@ -38,6 +38,8 @@ void contexts_returned_m(unsigned index, uint64_t number, uint64_t pc,
 void contexts_returned_to(unsigned index, uint64_t pc, uint64_t sp);
 void contexts_returned(unsigned index, uint64_t pc);
 void contexts_unmatched_return(unsigned index, uint64_t pc);
+/* Exception number was pended (its latency starts) */
+void contexts_irq_pended(unsigned index, uint64_t number);
 /* The id of the context the vCPU runs */
 unsigned contexts_running(unsigned index);
 /* The vCPU's stack pointer now; UINT64_MAX if it cannot be read */

@@ -492,6 +492,13 @@ uint64_t profile_executed(unsigned index)
     return executed_total(vcpu_state(index));
 }
 
+void profile_irq_pended(unsigned index, uint64_t number)
+{
+    enter();
+    contexts_irq_pended(index, number);
+    leave();
+}
+
 unsigned profile_running_context(unsigned index)
 {
     unsigned id;

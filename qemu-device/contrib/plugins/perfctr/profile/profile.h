@@ -40,6 +40,8 @@ void profile_exception_returned(unsigned index, uint64_t number,
 uint64_t profile_executed(unsigned index);
 void profile_switch(unsigned index, CallStack *to);
 
+/* From QEMU's hook: an exception pended (the contexts' latency) */
+void profile_irq_pended(unsigned index, uint64_t number);
 /* The id of the context the vCPU runs (its lock taken): for the probes */
 unsigned profile_running_context(unsigned index);
 

@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: MIT
+"""Interrupt latency from the host, on the Cortex-M boards: PendSV
+pended (the NVIC tells the plugin) with interrupts masked for 0, 100
+and 300 NOPs (tests/firmware/latency.c): three latencies exactly 100
+and 300 instructions apart, in the text, --json (valid) and the gate."""
+
+import json
+import re
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from bootlib import json_schema_errors
+from perfcounter import boards
+from perfcounter.outputs import gate
+from perfcounter.paths import REPO
+
+PROFILE = REPO / "scripts" / "profile"
+CORTEX_M = [b for b in boards.BOARDS if boards.get(b).cortex_m]
+
+
+@pytest.mark.parametrize("board_name", CORTEX_M)
+def test_latency_of_an_interrupt_masked_for_known_instructions(
+        ctx, board_name):
+    board = boards.get(board_name)
+    image = ctx.firmware(board, "tests/firmware/latency.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(PROFILE), image, "--board", board_name, "--sample",
+             "--json", "run.json"], cwd=tmp, stdin=subprocess.DEVNULL,
+            capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        doc = json.loads((Path(tmp) / "run.json").read_text())
+    assert "pendsv taken 3 times" in proc.stdout
+    assert not json_schema_errors(doc), json_schema_errors(doc)
+    (pendsv,) = [c for c in doc["contexts"] if c.get("exception") == "PendSV"]
+    latency = pendsv["latency"]
+    low = latency["instructions"]["min"]
+    assert latency["count"] == 3 and low > 0
+    assert latency["instructions"]["max"] == low + 300
+    assert latency["instructions"]["mean"] == low + 400 / 3
+    # in virtual time, at -icount's ns per instruction
+    per = 2 ** board.icount_shift
+    assert latency["ns"]["max"] - latency["ns"]["min"] == 300 * per
+    printed = re.search(rf"^  {re.escape(pendsv['name'])} +3 +"
+                        rf"{low}/\d+/{low + 300} ", proc.stdout, re.M)
+    assert printed, proc.stdout
+    # the gate: a longer worst latency regressed
+    worse = json.loads(json.dumps(doc))
+    for c in worse["contexts"]:
+        if c.get("exception") == "PendSV":
+            c["latency"]["instructions"]["max"] *= 2
+    rows = {(r.key, r.metric): r for r in gate.compare(worse, doc)}
+    assert rows[(pendsv["name"], "latency_max")].status == "regressed"
