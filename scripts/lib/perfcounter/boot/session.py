@@ -9,7 +9,7 @@ guest's answers, measure each step, with the same numbers on every run.
             dut.send_line("fib 20")
             dut.expect(r"fib\\(20\\) = (\\d+)")
         assert step.cycles <= 5000
-        assert step.counts["divides"] == 0
+        assert step.counts["calls"] <= 1100     # every event, per step
         hottest = max(step.functions(), key=lambda f: f.self)
         dut.counts()["loads"]       # every event so far, at any point
     dut.result.exit_code
