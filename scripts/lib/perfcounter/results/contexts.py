@@ -142,11 +142,11 @@ def rows(profile, target):
                 row["run_cycles"] = {"min": c.run_cycles_min,
                                      "max": c.run_cycles_max}
             if c.latency:
-                count, low, high, total = c.latency
+                count, low, high, summed = c.latency
                 _, ns_low, ns_high, ns_total = c.latency_ns
                 row["latency"] = {
                     "count": count,
-                    "instructions": {"min": low, "mean": total / count,
+                    "instructions": {"min": low, "mean": summed / count,
                                      "max": high},
                     "ns": {"min": ns_low, "mean": ns_total / count,
                            "max": ns_high}}
