@@ -88,6 +88,10 @@ def test_the_report_in_a_browser(ctx, board, browser):
             ".length")
         lanes = [t.text for t in browser.find_elements(
             "css selector", "#timeline text.lane")]
+        areas = browser.execute_script(
+            "return document.querySelectorAll('#load path.load').length")
+        load_note = browser.find_element("id", "load-note").text
+        heap_note = browser.find_element("id", "heap-note").text
         trace = json.loads((Path(tmp) / "trace.json").read_text())
         tab(browser, "flame")
         whole = browser.execute_script(
@@ -135,6 +139,11 @@ def test_the_report_in_a_browser(ctx, board, browser):
               if e.get("ph") == "X" and e.get("cat") == "context"]
     assert bars == len(slices) > 0
     assert sorted(lanes) == sorted({e["name"] for e in slices})
+    # the CPU load: an area per context (the busiest 10, the rest as one)
+    series = len(doc["load"]["contexts"])
+    assert areas == (series if series <= 10 else 11) > 1
+    assert "share of each 1 ms" in load_note
+    assert heap_note == "no allocator calls seen (profile with --sample)"
     assert 0 < before < 0.5 * float(whole)
     assert zoomed >= 0.99 * float(whole)
     assert reset == pytest.approx(before)
@@ -200,6 +209,29 @@ def test_the_annotated_functions_lines_have_their_cycles(ctx, board,
              for n, cells in rows.items() if cells[2]}
     assert shown == printed
     assert rows["31"][1] == "4" and rows["9"] == ["9", "", "", "", ""]
+
+
+def test_the_heap_in_the_report(ctx, board, browser):
+    """heap.c's sequence: the Heap view says its peak and draws the bytes
+    in use after each call."""
+    image = ctx.firmware(board, "tests/firmware/heap.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(REPO / "scripts" / "profile"), "--board", board.name,
+             str(image), "--sample", "--html", "run.html"], cwd=tmp,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        browser.get((Path(tmp) / "run.html").as_uri())
+        tab(browser, "tasks")
+        note = browser.find_element("id", "heap-note").text
+        line = browser.execute_script(
+            "const p = document.querySelector('#heap path.heap');"
+            "return p ? p.getAttribute('d') : '';")
+    assert note.startswith("peak 480 bytes in use at "), note
+    assert "5 allocations, 3 frees, 1 failed" in note
+    # a step per call: nine points, each a horizontal and a vertical move
+    assert line.count("H") + line.count("V") >= 9 or line.count("L") >= 9
 
 
 def test_the_gate_in_the_report(ctx, board, browser):

@@ -26,6 +26,10 @@ from perfcounter.target import lines
 # The timeline's stretches a page carries at most (a long RTOS run has
 # millions; --timeline writes them all)
 MAX_STRETCHES = 20000
+# The charts' points at most (windows merged, the heap's thinned) and
+# the load's series (the busiest; the rest summed as one)
+MAX_POINTS = 1000
+MAX_SERIES = 10
 
 STYLE = """
 body { font: 14px/1.4 system-ui, sans-serif; margin: 0 1.5em 2em; }
@@ -64,7 +68,11 @@ function showTab(name) {
   for (const s of document.querySelectorAll("section"))
     s.classList.toggle("active", s.id === "tab-" + name);
   if (name === "flame") drawFlame();
-  if (name === "tasks") drawTimeline();
+  if (name === "tasks") {
+    drawTimeline();
+    drawLoad();
+    drawHeap();
+  }
 }
 for (const b of document.querySelectorAll("nav button"))
   b.addEventListener("click", () => showTab(b.dataset.tab));
@@ -222,6 +230,76 @@ if (data.source) {
   files.addEventListener("change", () => showSource(files.value));
   showSource(files.value);
 }
+// The CPU load: each context's percent of each window, stacked
+function drawLoad() {
+  const load = data.load;
+  const note = document.getElementById("load-note");
+  if (!load) {
+    note.textContent = "no task switches: profile with --sample";
+    return;
+  }
+  if (document.querySelector("#load svg")) return;
+  note.textContent = "each task's and handler's share of each " +
+    number(load.point_ns / 1e6) + " ms (the busiest " +
+    Math.min(load.names.length, 10) + " apart)";
+  const width = document.getElementById("load").clientWidth || 1000;
+  const height = 220, left = 180;
+  const points = load.percent[0].map((_, k) => {
+    const row = {k: k};
+    load.names.forEach((name, i) => { row[name] = load.percent[i][k]; });
+    return row;
+  });
+  const stacked = d3.stack().keys(load.names)(points);
+  const x = d3.scaleLinear([0, points.length], [left, width - 10]);
+  const y = d3.scaleLinear([0, 100], [height, 10]);
+  const color = d3.scaleOrdinal(d3.schemeTableau10);
+  const svg = d3.select("#load").append("svg")
+    .attr("width", width).attr("height", height + 30);
+  svg.append("g").selectAll("path").data(stacked).join("path")
+    .attr("class", "load").attr("fill", (s) => color(s.key))
+    .attr("d", d3.area().x((d) => x(d.data.k)).y0((d) => y(d[0]))
+      .y1((d) => y(d[1])).curve(d3.curveStepAfter))
+    .append("title").text((s) => s.key);
+  svg.append("g").selectAll("text").data(load.names).join("text")
+    .attr("class", "lane").attr("x", 4).attr("y", (d, i) => 20 + i * 16)
+    .attr("fill", (d) => color(d)).text((d) => d);
+  svg.append("g").attr("transform", "translate(0," + height + ")")
+    .call(d3.axisBottom(x).ticks(8)
+      .tickFormat((k) => number(k * load.point_ns / 1e6) + " ms"));
+  svg.append("g").attr("transform", "translate(" + left + ",0)")
+    .call(d3.axisLeft(y).ticks(4).tickFormat((p) => p + "%"));
+}
+// The heap: bytes in use after each allocator call
+function drawHeap() {
+  const heap = data.heap;
+  const note = document.getElementById("heap-note");
+  if (!heap) {
+    note.textContent = "no allocator calls seen (profile with --sample)";
+    return;
+  }
+  if (document.querySelector("#heap svg")) return;
+  note.textContent = "peak " + number(heap.peak_bytes) + " bytes in use at " +
+    number(heap.peak_at_ns / 1e6) + " ms; " + number(heap.allocations) +
+    " allocations, " + number(heap.frees) + " frees, " +
+    number(heap.failures) + " failed (" + heap.functions.join(", ") + ")";
+  const width = document.getElementById("heap").clientWidth || 1000;
+  const height = 160, left = 180;
+  const s = heap.series;
+  const x = d3.scaleLinear([0, d3.max(s, (p) => p[0]) || 1],
+    [left, width - 10]);
+  const y = d3.scaleLinear([0, d3.max(s, (p) => p[1]) || 1], [height, 10]);
+  const svg = d3.select("#heap").append("svg")
+    .attr("width", width).attr("height", height + 30);
+  svg.append("path").attr("class", "heap").attr("fill", "none")
+    .attr("stroke", "#4e79a7")
+    .attr("d", d3.line().x((p) => x(p[0])).y((p) => y(p[1]))
+      .curve(d3.curveStepAfter)(s));
+  svg.append("g").attr("transform", "translate(0," + height + ")")
+    .call(d3.axisBottom(x).ticks(8)
+      .tickFormat((t) => number(t / 1e6) + " ms"));
+  svg.append("g").attr("transform", "translate(" + left + ",0)")
+    .call(d3.axisLeft(y).ticks(4));
+}
 // The timeline: a lane per task or handler, a bar per stretch it ran
 function drawTimeline() {
   const tl = data.timeline;
@@ -286,10 +364,12 @@ def document(result, doc=None, gate_rows=None):
     """The page's text: of the run's --json document (made if not
     given) and, with --baseline, the gate's rows."""
     doc = dict(doc or json_report.document(result))
-    # not drawn here (yet): the page stays small for a long run
-    doc.pop("load", None)
+    # the series drawn at most MAX_POINTS apart: the page stays small
+    if "load" in doc:
+        doc["load"] = load_chart(doc["load"])
     if "heap" in doc:
-        doc["heap"] = {k: v for k, v in doc["heap"].items() if k != "series"}
+        doc["heap"] = dict(doc["heap"],
+                           series=heap_chart(doc["heap"]["series"]))
     if gate_rows is not None:
         doc["gate"] = [{"core": r.core, "name": r.name, "metric": r.metric,
                         "baseline": r.baseline, "run": r.current,
@@ -350,7 +430,9 @@ function"> <button id="reset">whole run</button> (click a frame to zoom)</p>
 {flame}<div id="chart"></div><p id="details"></p></section>
 <section id="tab-tasks"><table id="tasks"></table>
 <h2>When each ran</h2><p id="timeline-note">{timeline_note}</p>
-<div id="timeline"></div></section>
+<div id="timeline"></div>
+<h2>CPU load</h2><p id="load-note"></p><div id="load"></div>
+<h2>Heap</h2><p id="heap-note"></p><div id="heap"></div></section>
 <section id="tab-source">{source}</section>
 <script type="application/json" id="data">{payload}</script>
 {libraries}
@@ -372,6 +454,39 @@ def timeline(profile, target):
                                     len(lanes))
             stretches.append([lane, start, end, instructions])
     return {"lanes": list(lanes), "stretches": stretches, "all": total}
+
+
+def load_chart(load):
+    """--json's "load" for the chart: the busiest MAX_SERIES contexts
+    (the rest summed as "others"), each a percent per point, with at
+    most MAX_POINTS points (consecutive windows merged)."""
+    series = sorted(load["contexts"], key=lambda c: -c["mean"])
+    shown = series[:MAX_SERIES]
+    rest = series[MAX_SERIES:]
+    n, window = load["windows"], load["window_ns"]
+    lengths = [min(window, load["until_ns"] - k * window) for k in range(n)]
+    busy = [(c["name"], c["busy_ns"]) for c in shown]
+    if rest:
+        busy.append(("others", [sum(c["busy_ns"][k] for c in rest)
+                                for k in range(n)]))
+    merge = -(-n // MAX_POINTS)
+
+    def merged(values):
+        return [sum(values[k:k + merge]) for k in range(0, n, merge)]
+    spans = merged(lengths)
+    return {"point_ns": window * merge, "names": [name for name, _ in busy],
+            "percent": [[round(100 * b / s, 2) for b, s in
+                         zip(merged(values), spans)] for _, values in busy]}
+
+
+def heap_chart(series):
+    """[ns, bytes] points of the heap, at most about MAX_POINTS: every
+    k-th, and the peak's."""
+    if len(series) <= MAX_POINTS:
+        return series
+    step = -(-len(series) // MAX_POINTS)
+    peak = max(range(len(series)), key=lambda i: series[i][1])
+    return [p for i, p in enumerate(series) if i % step == 0 or i == peak]
 
 
 def sources(files, cycles=None):
