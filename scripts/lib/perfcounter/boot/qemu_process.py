@@ -120,6 +120,10 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
     terminal, QEMU reads the process's standard input (a UART does).
     started(proc) is called once QEMU runs.
     """
+    if stop:
+        # From here a signal stops the run (or marks it), never unwinds:
+        # the guest's output may reach a runner before this thread runs
+        stop.running = True
     if console:
         Path(console).write_text("")    # the UARTs append
     if verbose:
@@ -142,8 +146,6 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
         reader.start()
     if started:
         started(proc)
-    if stop:
-        stop.running = True
     timed_out, stopped = _wait(proc, timeout, stop)
     for reader in readers:
         reader.join()
