@@ -14,7 +14,7 @@ plugin dropped switches (a run longer than it keeps), the series stop
 at the last one kept: who ran after it is not known.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from perfcounter.results import contexts
 
@@ -26,6 +26,7 @@ class Load:
     window_ns: int
     until_ns: int       # the series cover [0, until_ns)
     busy: dict          # {context id: [ns it ran in each window]}
+    _shares: dict = field(default_factory=dict, repr=False)
 
     @property
     def windows(self):
@@ -37,34 +38,57 @@ class Load:
         return min(self.window_ns, self.until_ns - k * self.window_ns)
 
     def shares(self, cid):
-        """Context cid's share of each window's time."""
-        return [busy / self.length(k)
-                for k, busy in enumerate(self.busy[cid])]
+        """Context cid's share of each window's time (made once)."""
+        got = self._shares.get(cid)
+        if got is None:
+            busy = self.busy[cid]
+            got = [b / self.window_ns for b in busy]
+            if busy:
+                got[-1] = busy[-1] / self.length(len(busy) - 1)
+            self._shares[cid] = got
+        return got
+
+
+# The last Load made: the text, --json and the timeline each ask for it
+_last = (None, None, None)
 
 
 def of(profile, window_ns=DEFAULT_WINDOW_NS):
     """The Load of a PluginResults that followed tasks; None without
     switches."""
+    global _last
     if profile is None or not profile.switches or not profile.end_ns:
         return None
+    if _last[0] is profile and _last[1] == window_ns:
+        return _last[2]
     until = profile.switches[-1][0] if profile.switches_dropped \
         else profile.end_ns
     load = Load(window_ns, until, {})
+    rows = load.busy
+    windows = load.windows
     for _, cid, start, end, _ in contexts.stretches(profile):
-        end = min(end, until)
-        row = load.busy.setdefault(cid, [0] * load.windows)
+        if end > until:
+            end = until
+        row = rows.get(cid)
+        if row is None:
+            row = rows[cid] = [0] * windows
+        k = start // window_ns
+        if end <= (k + 1) * window_ns:     # most stretches: in one window
+            row[k] += end - start
+            continue
         while start < end:
             k = start // window_ns
             edge = min(end, (k + 1) * window_ns)
             row[k] += edge - start
             start = edge
+    _last = (profile, window_ns, load)
     return load
 
 
 def peak(shares):
     """(the highest share, its window's index: the first such)"""
-    top = max(range(len(shares)), key=lambda k: (shares[k], -k))
-    return shares[top], top
+    most = max(shares)
+    return most, shares.index(most)
 
 
 def rows(load, profile, target):
