@@ -201,6 +201,7 @@ def test_the_annotated_functions_lines_have_their_cycles(ctx, board,
                  r.find_elements("css selector", "td")]
                 for r in browser.find_elements("css selector",
                                                "#source tr")}
+        listing = browser.find_element("css selector", "pre.annotate").text
     printed = {int(m[2]): int(m[1]) for m in re.finditer(
         r"^\s+\d+\s+[\d.]+%\s+(\d+)\s+\d+  coverage\.c:(\d+): ",
         proc.stdout, re.M)}
@@ -209,6 +210,10 @@ def test_the_annotated_functions_lines_have_their_cycles(ctx, board,
              for n, cells in rows.items() if cells[2]}
     assert shown == printed
     assert rows["31"][1] == "4" and rows["9"] == ["9", "", "", "", ""]
+    # and the listing, as --annotate printed it
+    printed_listing = proc.stdout[proc.stdout.index("annotate: sum_to"):]
+    assert listing.split() == printed_listing[:len(listing) + 200].split()[
+        :len(listing.split())]
 
 
 def test_the_heap_in_the_report(ctx, board, browser):

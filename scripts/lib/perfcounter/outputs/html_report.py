@@ -391,6 +391,13 @@ def document(result, doc=None, gate_rows=None):
         source = ('<p class="empty">the source with each line\'s '
                   'executions: profile with --sample=exact</p>'
                   '<select id="file" hidden></select>')
+    # --annotate's listings, as printed, the hottest lines first
+    if profile is not None and profile.profiled:
+        source += "".join(
+            f'<h2>{html.escape(name)}, annotated</h2>'
+            f'<pre class="annotate">'
+            f'{html.escape(annotate.report(result, name, hottest=True))}'
+            f'</pre>' for name in result.config.annotated)
     timeline_note = "no task switches: profile with --sample"
     if profile is not None and profile.switches:
         doc["timeline"] = timeline(profile, result.target)
