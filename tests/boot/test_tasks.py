@@ -21,6 +21,7 @@ from perfcounter import boards
 from perfcounter.target import elf
 from perfcounter.outputs import gate
 from perfcounter.target import rtos
+from perfcounter.results import cpu_load
 from perfcounter.paths import REPO
 
 PROFILE = REPO / "scripts" / "profile"
@@ -339,8 +340,8 @@ def test_cpu_load_over_time_per_task_and_handler(ctx, board_name):
     out, doc, trace = loaded(ctx, board_name, "1ms")
     _, coarse, _ = loaded(ctx, board_name, "2ms")
     load = doc["load"]
-    series = {c["name"]: c["busy_ns"] for c in load["contexts"]}
     n, until = load["windows"], load["until_ns"]
+    series = {c["name"]: cpu_load.dense(c, n) for c in load["contexts"]}
     assert load["window_ns"] == 1_000_000 and n == -(-until // 1_000_000)
     assert set(series) == {c["name"] for c in doc["contexts"]}
     # every window's time is someone's, exactly (one vCPU)
@@ -354,8 +355,9 @@ def test_cpu_load_over_time_per_task_and_handler(ctx, board_name):
     # 2 ms windows: each the sum of two 1 ms ones
     for c in coarse["load"]["contexts"]:
         fine = series[c["name"]] + [0]
-        assert c["busy_ns"] == [fine[2 * k] + fine[2 * k + 1]
-                                for k in range(len(c["busy_ns"]))]
+        pairs = cpu_load.dense(c, coarse["load"]["windows"])
+        assert pairs == [fine[2 * k] + fine[2 * k + 1]
+                         for k in range(len(pairs))]
     # the timeline's counter track: a sample per window, 100% in each
     counters = [e for e in trace["traceEvents"] if e["ph"] == "C"]
     assert len(counters) == n

@@ -19,7 +19,7 @@ import json
 
 from perfcounter.build import web
 from perfcounter.outputs import annotate, coverage, json_report
-from perfcounter.results import contexts
+from perfcounter.results import contexts, cpu_load
 from perfcounter.results import stacks as collapsed
 from perfcounter.target import lines
 
@@ -472,10 +472,13 @@ def load_chart(load):
     rest = series[MAX_SERIES:]
     n, window = load["windows"], load["window_ns"]
     lengths = [min(window, load["until_ns"] - k * window) for k in range(n)]
-    busy = [(c["name"], c["busy_ns"]) for c in shown]
+    busy = [(c["name"], cpu_load.dense(c, n)) for c in shown]
     if rest:
-        busy.append(("others", [sum(c["busy_ns"][k] for c in rest)
-                                for k in range(n)]))
+        others = [0] * n
+        for c in rest:
+            for k, ns in zip(c["windows"], c["busy_ns"]):
+                others[k] += ns
+        busy.append(("others", others))
     merge = -(-n // MAX_POINTS)
 
     def merged(values):
