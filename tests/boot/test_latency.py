@@ -2,7 +2,9 @@
 """Interrupt latency from the host, on the Cortex-M boards: PendSV
 pended (the NVIC tells the plugin) with interrupts masked for 0, 100
 and 300 NOPs (tests/firmware/latency.c): three latencies exactly 100
-and 300 instructions apart, in the text, --json (valid) and the gate."""
+and 300 instructions apart, and a fourth, pended, cleared and pended
+again, counted from its second pend (the first's); in the text,
+--json (valid) and the gate."""
 
 import json
 import re
@@ -33,18 +35,18 @@ def test_latency_of_an_interrupt_masked_for_known_instructions(
             capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         doc = json.loads((Path(tmp) / "run.json").read_text())
-    assert "pendsv taken 3 times" in proc.stdout
+    assert "pendsv taken 4 times" in proc.stdout
     assert not json_schema_errors(doc), json_schema_errors(doc)
     (pendsv,) = [c for c in doc["contexts"] if c.get("exception") == "PendSV"]
     latency = pendsv["latency"]
     low = latency["instructions"]["min"]
-    assert latency["count"] == 3 and low > 0
+    assert latency["count"] == 4 and low > 0
     assert latency["instructions"]["max"] == low + 300
-    assert latency["instructions"]["mean"] == low + 400 / 3
+    assert latency["instructions"]["mean"] == low + 400 / 4
     # in virtual time, at -icount's ns per instruction
     per = 2 ** board.icount_shift
     assert latency["ns"]["max"] - latency["ns"]["min"] == 300 * per
-    printed = re.search(rf"^  {re.escape(pendsv['name'])} +3 +"
+    printed = re.search(rf"^  {re.escape(pendsv['name'])} +4 +"
                         rf"{low}/\d+/{low + 300} ", proc.stdout, re.M)
     assert printed, proc.stdout
     # the gate: a longer worst latency regressed

@@ -80,6 +80,15 @@ void perfctr_hook_irq_pended(unsigned vcpu_index, uint64_t number)
     }
 }
 
+void perfctr_hook_irq_cleared(unsigned vcpu_index, uint64_t number)
+{
+    const PerfctrPluginOps *ops = qatomic_read(&plugin);
+
+    if (ops && ops->irq_cleared) {
+        ops->irq_cleared(vcpu_index, number);
+    }
+}
+
 bool perfctr_hook_write_results(const char *path)
 {
     const PerfctrPluginOps *ops = qatomic_read(&plugin);

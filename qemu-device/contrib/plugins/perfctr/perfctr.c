@@ -602,6 +602,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         hook_ops.exception_entered = profile_exception_entered;
         hook_ops.exception_returned = profile_exception_returned;
         hook_ops.irq_pended = profile_irq_pended;
+        hook_ops.irq_cleared = profile_irq_cleared;
     }
     if (perfctr_hook_set_plugin) {
         perfctr_hook_set_plugin(&hook_ops);

@@ -116,6 +116,8 @@ typedef struct PerfctrPluginOps {
      * the start of its latency
      */
     void (*irq_pended)(unsigned vcpu_index, uint64_t number);
+    /* ... and cleared it before it was taken: no latency then */
+    void (*irq_cleared)(unsigned vcpu_index, uint64_t number);
 } PerfctrPluginOps;
 
 /* Called by the plugin when it is installed (exported by QEMU) */
@@ -164,8 +166,12 @@ void perfctr_hook_remove_client(PerfctrHookClient *client);
 PerfctrHookClient *perfctr_hook_client_of(unsigned vcpu_index, size_t size,
                                           void (*reached)(PerfctrHookClient *));
 
-/* Called by an interrupt controller (armv7m_nvic.c) as it pends number */
+/*
+ * Called by an interrupt controller (armv7m_nvic.c) as it pends number,
+ * and as it clears it pending
+ */
 void perfctr_hook_irq_pended(unsigned vcpu_index, uint64_t number);
+void perfctr_hook_irq_cleared(unsigned vcpu_index, uint64_t number);
 
 /* The plugin's results so far to path (ops->write_results); false if not */
 bool perfctr_hook_write_results(const char *path);

@@ -309,6 +309,13 @@ void contexts_irq_pended(unsigned index, uint64_t number)
     g_hash_table_insert(vc->pended, key, p);
 }
 
+void contexts_irq_cleared(unsigned index, uint64_t number)
+{
+    if (index < vcpus->len) {
+        g_hash_table_remove(vcpu_contexts(index)->pended, &number);
+    }
+}
+
 /* Handler h entered: its latency, if its exception was seen pended */
 static void note_latency(VcpuContexts *vc, unsigned index, Context *h)
 {

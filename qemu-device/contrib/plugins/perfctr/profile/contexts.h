@@ -40,6 +40,8 @@ void contexts_returned(unsigned index, uint64_t pc);
 void contexts_unmatched_return(unsigned index, uint64_t pc);
 /* Exception number was pended (its latency starts) */
 void contexts_irq_pended(unsigned index, uint64_t number);
+/* ... and cleared before it was taken */
+void contexts_irq_cleared(unsigned index, uint64_t number);
 /* The id of the context the vCPU runs */
 unsigned contexts_running(unsigned index);
 /* The vCPU's stack pointer now; UINT64_MAX if it cannot be read */

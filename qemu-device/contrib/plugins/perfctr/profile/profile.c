@@ -499,6 +499,13 @@ void profile_irq_pended(unsigned index, uint64_t number)
     leave();
 }
 
+void profile_irq_cleared(unsigned index, uint64_t number)
+{
+    enter();
+    contexts_irq_cleared(index, number);
+    leave();
+}
+
 unsigned profile_running_context(unsigned index)
 {
     unsigned id;

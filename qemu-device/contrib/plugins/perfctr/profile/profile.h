@@ -42,6 +42,7 @@ void profile_switch(unsigned index, CallStack *to);
 
 /* From QEMU's hook: an exception pended (the contexts' latency) */
 void profile_irq_pended(unsigned index, uint64_t number);
+void profile_irq_cleared(unsigned index, uint64_t number);
 /* The id of the context the vCPU runs (its lock taken): for the probes */
 unsigned profile_running_context(unsigned index);
 
