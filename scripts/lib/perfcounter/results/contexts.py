@@ -206,8 +206,8 @@ def _latency_report(table):
     if not rows:
         return []
     w = max(len(r["name"]) for r in rows)
-    out = [f"\nInterrupt latency, from pended to the handler's first "
-           f"instruction:\n",
+    out = ["\nInterrupt latency, from pended to the handler's first "
+           "instruction:\n",
            f"  {'handler':<{w}} {'times':>7} {'instructions min/mean/max':>27}"
            f" {'ns min/mean/max':>24}\n"]
     for r in rows:
