@@ -109,6 +109,10 @@ typedef struct PerfctrConfig {
     RtosLayout rtos;            /* tasks= */
     AddressRange *probes;       /* probe=, in order and apart */
     unsigned n_probes;
+    AddressRange *watch_code;   /* watch=, in order and apart */
+    unsigned n_watch_code;
+    AddressRange *watch_values; /* watch-value=, in order and apart */
+    unsigned n_watch_values;
     /* Not arguments but what QEMU offers: */
     bool threads;               /* vCPUs may run at once: lock shared tables */
     bool counts_blocks;         /* QEMU reports blocks left early (the hook) */

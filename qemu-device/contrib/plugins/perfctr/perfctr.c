@@ -5,7 +5,8 @@
  * it decodes each translated instruction (isa/) and instruments it for
  * the profiler and its tasks and handlers (profile/), for the devices'
  * event counters (events/), for a timing model's estimated cycles
- * (cycles/) and for stops (stop/).
+ * (cycles/), for stops (stop/) and for the functions (probe/) and
+ * stores (watch/) that the host's RTOS analyses follow.
  *
  * This file is their only hub: it parses every argument into one
  * configuration (config.h), which each module's init takes, and wires
@@ -52,6 +53,11 @@
  *   probe=START-END  record the function at START's first two arguments
  *                    and what it returns (probe/probe.c), with its task;
  *                    repeatable, with profile=
+ *   watch=START-END  record the stores that code at START to END makes
+ *                    of a value in a watch-value= range (watch/watch.c),
+ *                    with its task; repeatable, with profile=
+ *   watch-value=START-END
+ *                    the values watch= records; repeatable
  *   tasks=CURRENT:NAME:LEN:STACK
  *                    where the RTOS keeps the running task's control
  *                    block, and its name and stack in it (config.h)
@@ -75,6 +81,7 @@
 #include "profile/profile.h"
 #include "probe/probe.h"
 #include "stop/stop.h"
+#include "watch/watch.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -110,6 +117,9 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     }
     if (config.n_probes) {
         probe_instrument(tb);
+    }
+    if (config.n_watch_code) {
+        watch_instrument(tb);
     }
     if (config.cycles_model) {
         cycles_instrument(tb);
@@ -153,6 +163,9 @@ static bool write_results(const char *path)
     }
     if (config.n_probes) {
         probe_write(out);
+    }
+    if (config.n_watch_code) {
+        watch_write(out);
     }
     stop_write(out);
     return fclose(out) == 0;
@@ -199,6 +212,10 @@ static unsigned running_context(unsigned vcpu_index)
 }
 
 static const ProbeOps probe_ops = {
+    .executed = profile_executed,
+    .context = running_context,
+};
+static const WatchOps watch_ops = {
     .executed = profile_executed,
     .context = running_context,
 };
@@ -255,6 +272,24 @@ static int by_start(const void *a, const void *b)
     const AddressRange *x = a, *y = b;
 
     return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* probe=, watch=, watch-value=: one more range, all in order and apart */
+static bool add_range(const char *arg, const char *value,
+                      AddressRange **ranges, unsigned *n)
+{
+    AddressRange r;
+
+    if (!parse_range(value, &r)) {
+        return refuse(arg, "give START-END, START below END");
+    }
+    *ranges = g_renew(AddressRange, *ranges, *n + 1);
+    (*ranges)[(*n)++] = r;
+    qsort(*ranges, *n, sizeof(AddressRange), by_start);
+    if (!in_order_and_apart(*ranges, *n)) {
+        return refuse(arg, "two ranges overlap");
+    }
+    return true;
 }
 
 /* window=: one more window after the ones there are */
@@ -475,19 +510,13 @@ static bool parse(const char *arg, PerfctrConfig *config)
         }
         add_window(config, &w);
     } else if (g_str_equal(key, "probe")) {
-        AddressRange r;
-
-        if (!parse_range(value, &r)) {
-            return refuse(arg, "give START-END, START below END");
-        }
-        config->probes = g_renew(AddressRange, config->probes,
-                                 config->n_probes + 1);
-        config->probes[config->n_probes++] = r;
-        qsort(config->probes, config->n_probes, sizeof(AddressRange),
-              by_start);
-        if (!in_order_and_apart(config->probes, config->n_probes)) {
-            return refuse(arg, "two probes overlap");
-        }
+        return add_range(arg, value, &config->probes, &config->n_probes);
+    } else if (g_str_equal(key, "watch")) {
+        return add_range(arg, value, &config->watch_code,
+                         &config->n_watch_code);
+    } else if (g_str_equal(key, "watch-value")) {
+        return add_range(arg, value, &config->watch_values,
+                         &config->n_watch_values);
     } else if (g_str_equal(key, "windows")) {
         if (!g_str_equal(value, "functions") || !config->n_functions) {
             return refuse(arg, "give functions, after functions=FILE");
@@ -534,7 +563,7 @@ static bool parse(const char *arg, PerfctrConfig *config)
         return refuse(arg, "known keys are profile, out, stacks, events, "
                       "isa, cycles, window, windows, functions, memory, "
                       "flash, wait-states, "
-                      "stop, start, probe and tasks");
+                      "stop, start, probe, watch, watch-value and tasks");
     }
     return true;
 }
@@ -569,6 +598,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         fputs("perfctr: probe= needs profile=\n", stderr);
         return -1;
     }
+    if (config.n_watch_code && !config.profiling) {
+        fputs("perfctr: watch= needs profile=\n", stderr);
+        return -1;
+    }
+    if (config.n_watch_code && !config.n_watch_values) {
+        fputs("perfctr: watch= needs watch-value=\n", stderr);
+        return -1;
+    }
     config.threads = info->system_emulation && info->system.smp_vcpus > 1;
     config.counts_blocks = perfctr_hook_set_plugin != NULL;
     following_contexts = config.profiling && config.stacks;
@@ -582,6 +619,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
     }
     if (config.n_probes) {
         probe_init(&config, &probe_ops);
+    }
+    if (config.n_watch_code) {
+        watch_init(&config, &watch_ops);
     }
     if (config.cycles_model && !cycles_init(&config)) {
         return -1;

@@ -76,6 +76,9 @@ class PluginResults:
     probes: list = field(default_factory=list)  # (kind, start, insns, ns,
     #                                             context, (values))
     probes_dropped: int = 0
+    stores: list = field(default_factory=list)  # (insns, ns, context id,
+    #                                             address, value): watch=
+    stores_dropped: int = 0
     end_ns: int = None              # virtual time when the profile ended
     end_instructions: int = None
     outcome: Outcome = field(default_factory=Outcome)
@@ -133,6 +136,10 @@ def read(path):
                 c.latency = tuple(nums[1:5])
                 c.latency_ns = (nums[1],) + tuple(nums[5:8])
             continue
+        if tag == "store":
+            nums = [int(f, 0) for f in fields]
+            p.stores.append(tuple(nums))
+            continue
         if tag in ("probe-entry", "probe-return"):
             nums = [int(f, 0) for f in fields]
             p.probes.append((tag[6:], nums[0], nums[1], nums[2], nums[3],
@@ -182,6 +189,8 @@ def read(path):
             p.switches_dropped = values[0]
         elif tag == "probes-dropped":
             p.probes_dropped = values[0]
+        elif tag == "stores-dropped":
+            p.stores_dropped = values[0]
         elif tag == "contexts-end":
             p.end_ns, p.end_instructions = values
         elif tag == "run-instructions":
@@ -235,6 +244,7 @@ def between(earlier, later):
         windows=_windows_less(later.windows, earlier.windows),
         switches=later.switches[len(earlier.switches):],
         probes=later.probes[len(earlier.probes):],
+        stores=later.stores[len(earlier.stores):],
         end_ns=later.end_ns, end_instructions=later.end_instructions,
         outcome=later.outcome)
     for id, c in later.contexts.items():

@@ -1,0 +1,112 @@
+/*
+ * perfctr plugin: stores watched (watch=START-END, watch-value=START-END)
+ *
+ * The stores that code in the watch= ranges makes of a value in the
+ * watch-value= ranges are recorded: where, what, with the instructions
+ * executed so far, the virtual time and the task or handler that made
+ * them.  An RTOS's kernel (its tasks.c and list.c) storing the address
+ * of one of its state lists in a task's list item is how the host sees
+ * a task made ready, delayed or suspended (results/instances.py): only
+ * the kernel's stores are instrumented, so the rest of the firmware
+ * runs as fast as without.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include <glib.h>
+#include <inttypes.h>
+
+#include "perfctr-hook.h"
+#include "watch/watch.h"
+
+/* Records kept; those after are counted as dropped */
+#define MAX_WATCH_RECORDS (1u << 20)
+
+typedef struct WatchRecord {
+    uint64_t instructions;
+    int64_t ns;
+    uint64_t address;
+    uint64_t value;
+    uint32_t context;
+} WatchRecord;
+
+static const PerfctrConfig *config;
+static const WatchOps *ops;
+static GArray *records;
+static uint64_t dropped;
+static GMutex lock;
+
+#pragma weak perfctr_hook_virtual_ns
+
+static void stored(unsigned vcpu_index, qemu_plugin_meminfo_t info,
+                   uint64_t vaddr, void *udata)
+{
+    qemu_plugin_mem_value v = qemu_plugin_mem_get_value(info);
+    WatchRecord r = { .address = vaddr };
+
+    switch (v.type) {
+    case QEMU_PLUGIN_MEM_VALUE_U32:
+        r.value = v.data.u32;
+        break;
+    case QEMU_PLUGIN_MEM_VALUE_U64:
+        r.value = v.data.u64;
+        break;
+    default:
+        return;                 /* not a pointer's width */
+    }
+    if (address_range_find(config->watch_values, config->n_watch_values,
+                           r.value) >= config->n_watch_values) {
+        return;
+    }
+    r.instructions = ops->executed(vcpu_index);
+    r.ns = perfctr_hook_virtual_ns ?
+           perfctr_hook_virtual_ns(r.instructions) : -1;
+    r.context = ops->context(vcpu_index);
+    g_mutex_lock(&lock);
+    if (records->len < MAX_WATCH_RECORDS) {
+        g_array_append_val(records, r);
+    } else {
+        dropped++;
+    }
+    g_mutex_unlock(&lock);
+}
+
+void watch_init(const PerfctrConfig *cfg, const WatchOps *watch_ops)
+{
+    config = cfg;
+    ops = watch_ops;
+    records = g_array_new(false, false, sizeof(WatchRecord));
+}
+
+void watch_instrument(struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb), i;
+
+    for (i = 0; i < n; i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+
+        if (address_range_find(config->watch_code, config->n_watch_code,
+                               qemu_plugin_insn_vaddr(insn)) <
+            config->n_watch_code) {
+            qemu_plugin_register_vcpu_mem_cb(insn, stored,
+                                             QEMU_PLUGIN_CB_NO_REGS,
+                                             QEMU_PLUGIN_MEM_W, NULL);
+        }
+    }
+}
+
+void watch_write(FILE *out)
+{
+    guint i;
+
+    g_mutex_lock(&lock);
+    for (i = 0; i < records->len; i++) {
+        WatchRecord *r = &g_array_index(records, WatchRecord, i);
+
+        fprintf(out, "store %" PRIu64 " %" PRId64 " %u 0x%" PRIx64
+                " 0x%" PRIx64 "\n", r->instructions, r->ns, r->context,
+                r->address, r->value);
+    }
+    fprintf(out, "stores-dropped %" PRIu64 "\n", dropped);
+    g_mutex_unlock(&lock);
+}
