@@ -24,6 +24,8 @@ from perfcounter.target import rtos
 from perfcounter.results import cpu_load
 from perfcounter.paths import REPO
 
+import bootlib
+
 PROFILE = REPO / "scripts" / "profile"
 TASKS = "tests/firmware/tasks.elf"
 BOARDS = list(boards.BOARDS)
@@ -112,6 +114,16 @@ def test_the_control_block_is_read_through_dwarf(ctx):
     assert (layout.rtos, layout.name_offset, layout.name_len,
             layout.stack_offset) == ("FreeRTOS", 20, 12, 12)
     assert layout.current == elf.read(image).symbols["pxCurrentTCB"]
+    # its tasks' states: the list xStateListItem is in, changed by tasks.c
+    image = elf.read(image)
+    states = layout.states
+    assert states.state_offset == 4 and states.event_offset is None
+    assert states.lists == {image.objects["pxReadyTasksLists"][0]: "ready",
+                            image.objects["xDelayedTaskList1"][0]: "delayed"}
+    tick = image.symbols["tasks_tick"] & ~1
+    assert any(start <= tick < end for start, end in states.code)
+    port = image.symbols["port_yield"] & ~1
+    assert not any(start <= port < end for start, end in states.code)
 
 
 @pytest.mark.parametrize("board_name", BOARDS)
@@ -318,6 +330,65 @@ def test_the_gate_compares_tasks_and_worst_case_handler_runs(ctx):
     rows = {(r.key, r.metric): r for r in gate.compare(doc, faster)}
     assert rows[("[irq] arm_nmi_isr", "run_max")].status == "regressed"
     assert rows[("[irq] arm_nmi_isr", "instructions")].status == "same"
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_task_instances_from_release_to_completion(ctx, board_name):
+    found = run(ctx, board_name)
+    tasks = {t["name"]: t for t in found["doc"]["instances"]["tasks"]}
+    ticks = int(re.search(r"ticks (\d+)", found["stdout"]).group(1))
+    ran = {name: c["instructions"] for name, c in found["contexts"].items()}
+    executions = {}
+    for name in WORK_TASKS:
+        t = tasks[name]
+        each = t["each"]
+        # made ready when created and at every tick, blocked till the next
+        assert t["instances"] == ticks + 1 and "open" not in t
+        assert [(b["kind"], b["times"]) for b in t["blocked"]] == \
+            [("delayed", ticks)]
+        # every instruction the task ran is in one of its instances
+        assert sum(each["execution_instructions"]) == ran[name]
+        # after its first, each instance does the same work
+        assert len(set(each["execution_instructions"][1:])) == 1
+        executions[name] = each["execution_instructions"][1]
+        # a response is its execution and what preempted it, exactly
+        for unit in ("instructions", "ns"):
+            assert sum(each[f"response_{unit}"]) == \
+                sum(each[f"execution_{unit}"]) + \
+                sum(p[unit] for p in t["preempted_by"])
+        worst = t["worst"]
+        assert worst["response_ns"] == t["response_ns"]["max"] == \
+            each["response_ns"][worst["index"]]
+        assert worst["release_ns"] == each["release_ns"][worst["index"]]
+    # each task does a unit of work more than the one before: 300 turns
+    # of work()'s loop
+    unit = executions["beta"] - executions["alpha"]
+    assert unit > 0 and unit % 300 == 0
+    assert executions["gamma"] - executions["beta"] == unit
+    # after each tick alpha runs first, gamma last: all of alpha's and
+    # beta's instructions are in gamma's waiting
+    by = {p["name"]: p["instructions"] for p in tasks["gamma"]["preempted_by"]}
+    assert by["alpha"] == ran["alpha"] and by["beta"] == ran["beta"]
+    # idle never blocks: its one instance is open at the end
+    assert tasks["idle"]["instances"] == 0
+    assert tasks["idle"]["open"]["execution_instructions"] == ran["idle"]
+    assert "Task instances, from made ready" in found["stdout"]
+    assert not bootlib.json_schema_errors(found["doc"])
+    # the timeline: a slice per instance, on a track per task
+    slices = [e for e in found["timeline"]["traceEvents"]
+              if isinstance(e, dict) and e.get("cat") == "instance"]
+    assert len(slices) == 3 * (ticks + 1)
+
+
+def test_the_gate_compares_each_tasks_worst_response(ctx):
+    doc = run(ctx, BOARDS[0])["doc"]
+    faster = json.loads(json.dumps(doc))
+    for t in faster["instances"]["tasks"]:
+        if t["name"] == "gamma":
+            t["response_ns"]["max"] -= 100_000
+    rows = {(r.key, r.metric): r for r in gate.compare(doc, faster)}
+    assert rows[("gamma", "response_max_ns")].status == "regressed"
+    assert rows[("alpha", "response_max_ns")].status == "same"
 
 
 def loaded(ctx, board_name, window):

@@ -13,7 +13,10 @@
  *
  * The control block names its fields as FreeRTOS does (TCB_t,
  * pxCurrentTCB, pcTaskName, pxStack) but lays them out otherwise, so
- * that a profiler that finds the names finds them through DWARF.
+ * that a profiler that finds the names finds them through DWARF; a
+ * task's state is the list its xStateListItem is in, as in FreeRTOS: a
+ * ready list of pxReadyTasksLists while it is ready, xDelayedTaskList1
+ * while it waits for the tick (the profiler's task instances).
  *
  * Each work task calls deepest() once per tick, with interrupts masked,
  * which notes the stack pointer at the task's deepest point.  After
@@ -31,6 +34,8 @@
 
 static uint32_t stacks[NUM_TASKS][STACK_WORDS] __attribute__((aligned(16)));
 static TCB_t tcbs[NUM_TASKS];
+static List_t pxReadyTasksLists[1];
+static List_t xDelayedTaskList1;
 TCB_t tasks_boot;
 TCB_t *volatile pxCurrentTCB = &tasks_boot;
 volatile uint32_t ticks, nmis, switches;
@@ -61,12 +66,22 @@ static void __attribute__((noinline)) deepest(TCB_t *self)
     UNMASK_INTERRUPTS();
 }
 
+static int is_ready(const TCB_t *task)
+{
+    return task->xStateListItem.pvContainer == &pxReadyTasksLists[0];
+}
+
+static void make_ready(TCB_t *task)
+{
+    task->xStateListItem.pvContainer = &pxReadyTasksLists[0];
+}
+
 /* Until the next tick: let the others run */
 static void wait_for_tick(TCB_t *self)
 {
-    self->ready = 0;
+    self->xStateListItem.pvContainer = &xDelayedTaskList1;
     port_yield();
-    while (!self->ready) {
+    while (!is_ready(self)) {
         continue;
     }
 }
@@ -125,7 +140,7 @@ static void create(int i, const char *name, void (*entry)(void),
     tcbs[i].pxTopOfStack = port_new_stack(&stacks[i][STACK_WORDS], entry);
     tcbs[i].pxStack = stacks[i];
     tcbs[i].work_units = units;
-    tcbs[i].ready = 1;
+    make_ready(&tcbs[i]);
 }
 
 void select_next_task(void)
@@ -137,7 +152,7 @@ void select_next_task(void)
     for (i = 1; i <= NUM_TASKS; i++) {
         TCB_t *next = &tcbs[(at + i) % NUM_TASKS];
 
-        if (next->ready || next == &tcbs[IDLE]) {
+        if (is_ready(next) || next == &tcbs[IDLE]) {
             if (next != pxCurrentTCB) {
                 switches++;
             }
@@ -154,7 +169,9 @@ void tasks_tick(void)
 
     ticks++;
     for (i = 0; i < NUM_TASKS; i++) {
-        tcbs[i].ready = 1;
+        if (!is_ready(&tcbs[i])) {
+            make_ready(&tcbs[i]);
+        }
     }
 }
 

@@ -18,9 +18,18 @@
 #define STACK_WORDS 256
 #endif
 
+/* A task's state, as FreeRTOS keeps it: the list its item is in */
+typedef struct xLIST {
+    volatile uint32_t uxNumberOfItems;
+} List_t;
+
+typedef struct xLIST_ITEM {
+    void *volatile pvContainer;
+} ListItem_t;
+
 typedef struct tskTaskControlBlock {
     volatile uint32_t *pxTopOfStack;    /* first: the switch code's */
-    volatile uint32_t ready;
+    ListItem_t xStateListItem;
     volatile uint32_t deepest_sp;
     uint32_t *pxStack;
     uint32_t work_units;

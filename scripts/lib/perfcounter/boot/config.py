@@ -301,6 +301,8 @@ class RunConfig:
             options.append(f"start={self.start_pc:#x}")
         if self.task_layout:
             options.append(self.task_layout.plugin_option())
+            if self.task_layout.states:
+                options += self.task_layout.states.plugin_options()
         return options
 
     def device_properties(self, workdir, base, sections):

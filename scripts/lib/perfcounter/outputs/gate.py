@@ -29,8 +29,9 @@ A profile that followed tasks and interrupt handlers (the --json
 "contexts") also compares each one's instructions (and cycles), each
 handler's worst run ("run_max") and worst latency ("latency_max", in
 instructions), each one's busiest window of the
-CPU load ("load_peak", in parts per million), as the counter "task
-NAME" or "[irq] FUNCTION", core "tasks", key its name; and the heap
+CPU load ("load_peak", in parts per million), each task's worst
+response time ("response_max_ns", from its instances), as the counter
+"task NAME" or "[irq] FUNCTION", core "tasks", key its name; and the heap
 ("heap"): its peak bytes in use ("peak_bytes") and its failed requests
 ("failures"), core and key "heap".
 
@@ -184,6 +185,10 @@ def _values(doc, functions=()):
             metrics["latency_max"] = c["latency"]["instructions"]["max"]
         for metric, value in metrics.items():
             out[(TASKS, c["name"], metric)] = (name, value)
+    for t in (doc.get("instances") or {}).get("tasks", []):
+        if t["instances"]:
+            out[(TASKS, t["name"], "response_max_ns")] = (
+                f"task {t['name']}", t["response_ns"]["max"])
     heap = doc.get("heap")
     if heap:
         for metric in ("peak_bytes", "failures"):

@@ -12,7 +12,7 @@ from perfcounter.errors import Failure
 from perfcounter.messages import say
 from perfcounter.outputs import (flamegraph, gmon, gprof, speedscope,
                                  task_gmon)
-from perfcounter.results import contexts, cpu_load, heap, stacks
+from perfcounter.results import contexts, cpu_load, heap, instances, stacks
 from perfcounter.boot.config import EXACT
 
 
@@ -92,6 +92,9 @@ def write(result, options, report=say):
     busy = cpu_load.of(profile, options.load_window_ns)
     if busy:
         flat += cpu_load.report(busy, profile, target)
+    released = instances.of(profile, target)
+    if released:
+        flat += instances.report(released, profile, target)
     allocated = heap.of(profile, target)
     if allocated:
         flat += heap.report(allocated, profile, target)

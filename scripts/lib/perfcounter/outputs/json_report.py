@@ -14,7 +14,8 @@ from pathlib import Path
 
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
-from perfcounter.results import contexts, cpu_load, functions, heap
+from perfcounter.results import contexts, cpu_load, functions, heap, \
+    instances
 from perfcounter.boot import stops
 
 FORMAT = "perf-counter-profile"
@@ -98,6 +99,10 @@ def document(result, load_window_ns=cpu_load.DEFAULT_WINDOW_NS):
         busy = cpu_load.of(profile, load_window_ns)
         if busy:
             doc["load"] = cpu_load.rows(busy, profile, result.target)
+        released = instances.of(profile, result.target)
+        if released:
+            doc["instances"] = instances.rows(released, profile,
+                                              result.target)
     allocated = heap.of(profile, result.target)
     if allocated:
         doc["heap"] = heap.document(allocated, profile, result.target)

@@ -18,7 +18,7 @@ stretch of virtual time it ran (contexts.py).
 
 import json
 
-from perfcounter.results import contexts, cpu_load, heap
+from perfcounter.results import contexts, cpu_load, heap, instances
 from perfcounter.messages import say
 
 
@@ -117,6 +117,10 @@ def trace(cores, metadata, tasks=None, load_window_ns=None):
         allocated = heap.of(*tasks)
         if allocated:
             events += heap.trace_events(allocated, len(cores) + 1)
+        released = instances.of(*tasks)
+        if released:
+            events += instances.trace_events(released, *tasks,
+                                             len(cores) + 2)
     return {"traceEvents": events, "displayTimeUnit": "ns",
             "otherData": dict(metadata, dropped_events=dropped)}
 

@@ -46,6 +46,7 @@ class Image:
     segments: list
     functions: list = field(default_factory=list)   # sorted (addr, size, name)
     symbols: dict = field(default_factory=dict)     # name: value
+    objects: dict = field(default_factory=dict)     # data: name: (addr, size)
     entry: int = 0                                  # where it starts
     routines: set = field(default_factory=set)      # functions that are
     #                                                 assembly labels
@@ -151,6 +152,9 @@ def _read_symbols(image, elf):
                 # Thumb functions have bit 0 set
                 image.functions.append((symbol["st_value"] & ~1,
                                         symbol["st_size"], symbol.name))
+            elif kind == "STT_OBJECT":
+                image.objects[symbol.name] = (symbol["st_value"],
+                                              symbol["st_size"])
             elif kind == "STT_NOTYPE" and symbol["st_shndx"] in code and \
                     symbol["st_info"]["bind"] == "STB_GLOBAL":
                 labels.append((symbol["st_value"], symbol.name))

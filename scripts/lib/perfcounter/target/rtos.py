@@ -5,6 +5,9 @@ address of the pointer to the running task's control block, and the
 offsets in that block of the task's name and of its stack's lowest
 address. Read from the debug information, not hard-coded, so that a
 configuration that moves fields (or lengthens names) keeps working.
+And, where the RTOS keeps each task's state as the list it is in
+(FreeRTOS), those lists and the kernel's code that moves tasks between
+them, for the plugin's watch= (task instances: results/instances.py).
 
 To add an RTOS, add a function to KNOWN that returns a Layout from the
 image (its symbols) and a Dwarf, or None when the image is not built
@@ -17,12 +20,32 @@ from elftools.elf.elffile import ELFFile
 
 
 @dataclass
+class States:
+    """A task's state as the list its item is in: the kernel stores the
+    list's address in the item's container pointer."""
+    state_offset: int       # that pointer of the task's state item
+    event_offset: int       # ... of its event item (a queue's waiters)
+    lists: dict             # {a list's address: what being in it means:
+    #                          "ready", "delayed", "suspended", "deleted",
+    #                          or "pending" (made ready, the scheduler
+    #                          suspended: through the event item)}
+    code: list              # [(start, end)] of the kernel's code
+
+    def plugin_options(self):
+        """watch= the kernel's code, watch-value= each list's address."""
+        return [f"watch={start:#x}-{end:#x}" for start, end in self.code] + \
+            [f"watch-value={addr:#x}-{addr + 1:#x}"
+             for addr in sorted(self.lists)]
+
+
+@dataclass
 class Layout:
     rtos: str
     current: int            # address of the pointer to the running task
     name_offset: int        # its name: a char array in the block
     name_len: int
     stack_offset: int       # its stack's lowest address; None: unknown
+    states: States = None   # where its tasks' states are; None: unknown
 
     def plugin_option(self):
         stack = "-" if self.stack_offset is None else self.stack_offset
@@ -38,12 +61,17 @@ class Dwarf:
     def __init__(self, path):
         self._dies = {}
         self._structs = {}
+        self._units = {}
         self._file = open(path, "rb")
         elf = ELFFile(self._file)
         if not elf.has_dwarf_info():
             return
         for cu in elf.get_dwarf_info().iter_CUs():
-            for die in cu.get_top_DIE().iter_children():
+            top = cu.get_top_DIE()
+            if "DW_AT_name" in top.attributes:
+                self._units[top.attributes["DW_AT_name"].value.decode(
+                    errors="replace")] = top
+            for die in top.iter_children():
                 if die.tag == "DW_TAG_structure_type" and \
                         "DW_AT_name" in die.attributes and \
                         die.has_children:
@@ -58,6 +86,31 @@ class Dwarf:
         if name not in self._structs and name in self._dies:
             self._structs[name] = _struct(self._dies[name])
         return self._structs.get(name)
+
+    def byte_size(self, struct):
+        """sizeof(struct name), or None."""
+        die = self._dies.get(struct)
+        attr = die.attributes.get("DW_AT_byte_size") if die else None
+        return attr.value if attr else None
+
+    def unit_code(self, starts, *files):
+        """[(start, end)] of the functions compiled from the source files
+        whose names end in one of files ("/tasks.c"), of those that start
+        at one of starts (the image's: the linker dropped the others)."""
+        out = []
+        for name, top in self._units.items():
+            if not name.replace("\\", "/").endswith(files) and \
+                    "/" + name not in files:
+                continue
+            for die in top.iter_children():
+                low = die.attributes.get("DW_AT_low_pc")
+                high = die.attributes.get("DW_AT_high_pc")
+                if die.tag == "DW_TAG_subprogram" and low and high:
+                    end = high.value if high.form == "DW_FORM_addr" \
+                        else low.value + high.value
+                    if end > low.value and low.value & ~1 in starts:
+                        out.append((low.value & ~1, end & ~1))
+        return _merged(out)
 
     def member(self, struct, *path):
         """(offset, type DIE info) of struct.path[0].path[1]..."""
@@ -134,7 +187,26 @@ class _LazyType(dict):
         return super().get(key, default)
 
 
-def freertos(symbols, dwarf):
+def _merged(ranges):
+    out = []
+    for start, end in sorted(ranges):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
+
+
+# FreeRTOS's state lists (tasks.c), by what a task in one is
+FREERTOS_LISTS = {"xDelayedTaskList1": "delayed",
+                  "xDelayedTaskList2": "delayed",
+                  "xSuspendedTaskList": "suspended",
+                  "xTasksWaitingTermination": "deleted",
+                  "xPendingReadyList": "pending"}
+
+
+def freertos(image, dwarf):
+    symbols = image.symbols
     if "pxCurrentTCB" not in symbols:
         return None
     name = dwarf.member("tskTaskControlBlock", "pcTaskName")
@@ -142,10 +214,36 @@ def freertos(symbols, dwarf):
         return None
     stack = dwarf.member("tskTaskControlBlock", "pxStack")
     return Layout("FreeRTOS", symbols["pxCurrentTCB"], name[0],
-                  name[1]["length"], stack[0] if stack else None)
+                  name[1]["length"], stack[0] if stack else None,
+                  _freertos_states(image, dwarf))
 
 
-def zephyr(symbols, dwarf):
+def _freertos_states(image, dwarf):
+    """Its tasks' states: the list its xStateListItem is in (a ready list
+    of pxReadyTasksLists, a delayed list...), which only tasks.c and
+    list.c change; None without them."""
+    # (pvContainer before FreeRTOS 10.5)
+    state = dwarf.member("tskTaskControlBlock", "xStateListItem",
+                         "pxContainer") or \
+        dwarf.member("tskTaskControlBlock", "xStateListItem", "pvContainer")
+    event = dwarf.member("tskTaskControlBlock", "xEventListItem",
+                         "pxContainer") or \
+        dwarf.member("tskTaskControlBlock", "xEventListItem", "pvContainer")
+    ready = image.objects.get("pxReadyTasksLists")
+    size = dwarf.byte_size("xLIST")
+    code = dwarf.unit_code({start for start, _, _ in image.functions},
+                           "/tasks.c", "/list.c")
+    if not state or not ready or not size or not code:
+        return None
+    lists = {ready[0] + k: "ready" for k in range(0, ready[1], size)}
+    for symbol, kind in FREERTOS_LISTS.items():
+        if symbol in image.objects and (kind != "pending" or event):
+            lists[image.objects[symbol][0]] = kind
+    return States(state[0], event[0] if event else None, lists, code)
+
+
+def zephyr(image, dwarf):
+    symbols = image.symbols
     if "_kernel" not in symbols:
         return None
     current = dwarf.member("z_kernel", "cpus")
@@ -169,7 +267,7 @@ def layout(image):
     dwarf = Dwarf(image.path)
     try:
         for rtos in KNOWN:
-            found = rtos(image.symbols, dwarf)
+            found = rtos(image, dwarf)
             if found:
                 return found
     finally:

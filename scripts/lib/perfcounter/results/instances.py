@@ -1,0 +1,301 @@
+# SPDX-License-Identifier: MIT
+"""Task instances and response times, from the host: what Tracealyzer
+calls an actor instance. An instance of a task runs from its release
+(the RTOS made it ready: a tick, a give, a queue send, an ISR) to its
+completion (it blocked, was delayed or suspended, and was switched
+out). Per task: the instances, each one's response time (release to
+completion) and execution time (what the task itself ran in it), in
+instructions and virtual time; the rest of the response is waiting
+ready, preempted by other tasks and handlers (by whom is counted), and
+between two instances the task is blocked (delayed, suspended: the
+list the RTOS put it in says which).
+
+Where the task's state is comes from rtos.States: the RTOS keeps a task
+in a list by its state (FreeRTOS: a ready list per priority, the
+delayed lists, the suspended list), and the plugin records the kernel's
+stores of those lists' addresses (watch.c), with the task or handler
+that made them; who ran when comes from the switches (contexts.c).
+
+An instance completes when its task, no longer ready, is switched out
+for another task: its completion is the end of the task's last stretch
+(what a handler ran before the switch is not the task's). A task made
+ready again before it was switched out goes on in the same instance. An
+instance still open at the end of the run (IDLE's, never blocked) is
+given apart and in no statistic. One vCPU only.
+"""
+
+from dataclasses import dataclass, field
+
+from perfcounter.results import contexts
+
+NOT_READY = ("delayed", "suspended", "deleted")
+
+
+@dataclass
+class Instance:
+    release: tuple                  # (instructions, ns) when made ready
+    first: int                      # the walk's first stretch after it
+    ran: tuple = (0, 0)             # its task's (instructions, ns) before
+    execution: tuple = (0, 0)       # what its task ran in it
+    last_ran: tuple = None          # (instructions, ns) its last stretch's end
+    last: int = None                # the walk's stretch after that one
+    preempted: dict = None          # id: [insns, ns], made at completion
+    end: tuple = None               # (instructions, ns): its completion
+
+    @property
+    def response(self):
+        return (self.end[0] - self.release[0], self.end[1] - self.release[1])
+
+
+@dataclass
+class Task:
+    key: int                        # its control block
+    cid: int                        # its context's id; None: never ran
+    ready: bool = False
+    blocked_by: str = None          # the list it was last put in
+    blocked_since: tuple = None     # (instructions, ns): its completion
+    current: Instance = None
+    done: list = field(default_factory=list)
+    blocked: dict = field(default_factory=dict)     # kind: [times, ns]
+
+
+@dataclass
+class Instances:
+    tasks: dict                     # context id: Task
+    dropped: int = 0                # the stores the plugin did not keep
+
+
+# The last Instances made: the text, --json and the timeline each ask
+_last = (None, None)
+
+
+def of(profile, target):
+    """The Instances of a run whose plugin watched the RTOS's state lists;
+    None if it did not, or ran several vCPUs."""
+    global _last
+    layout = target.rtos_layout
+    states = getattr(layout, "states", None)
+    if profile is None or states is None or not profile.stores or \
+            len({s[2] for s in profile.switches}) > 1:
+        return None
+    if _last[0] is profile:
+        return _last[1]
+    walk = _Walk(profile)
+    events = sorted([(s[1], 0, s[0], s[3], None) for s in profile.switches] +
+                    [(insns, 1, ns, addr, value)
+                     for insns, ns, _, addr, value in profile.stores],
+                    key=lambda e: (e[0], e[1]))
+    for insns, is_store, ns, what, value in events:
+        walk.until((insns, ns))
+        if not is_store:
+            walk.switch(what)
+            continue
+        kind = states.lists.get(value)
+        if kind is not None:
+            walk.store(what - (states.event_offset if kind == "pending"
+                               else states.state_offset), kind)
+    if profile.end_instructions is not None:
+        walk.until((profile.end_instructions, profile.end_ns))
+    found = Instances({task.cid: task for task in walk.by_key.values()
+                       if task.cid is not None and
+                       (task.done or task.current)},
+                      profile.stores_dropped)
+    for task in found.tasks.values():
+        if task.current:
+            inst = task.current
+            ran = walk.ran.get(task.cid, (0, 0))
+            inst.execution = (ran[0] - inst.ran[0], ran[1] - inst.ran[1])
+    _last = (profile, found)
+    return found
+
+
+class _Walk:
+    """Who ran when, through the switches and the state stores in order:
+    each stretch a context ran kept (context, instructions, ns), so that
+    an instance's preemptions are summed once, when it completes."""
+
+    def __init__(self, profile):
+        self.ids = {c.key: c.id for c in profile.contexts.values()
+                    if c.kind == "task"}
+        self.handlers = {c.id for c in profile.contexts.values()
+                         if c.kind == "handler"}
+        self.by_key = {}
+        self.open = {}              # context id: Task with an instance open
+        self.stretches = []         # (context id, instructions, ns)
+        self.ran = {}               # context id: (instructions, ns) so far
+        self.running = self.task_level = self.now = None
+
+    def until(self, now):
+        """running ran from the last event to now"""
+        was, self.now = self.now, now
+        if was is None or self.running is None or now == was:
+            return
+        spent = (now[0] - was[0], now[1] - was[1])
+        self.stretches.append((self.running,) + spent)
+        ran = self.ran.get(self.running, (0, 0))
+        ran = self.ran[self.running] = (ran[0] + spent[0], ran[1] + spent[1])
+        task = self.open.get(self.running)
+        if task is not None:
+            inst = task.current
+            inst.last_ran, inst.last = now, len(self.stretches)
+            inst.execution = (ran[0] - inst.ran[0], ran[1] - inst.ran[1])
+
+    def switch(self, cid):
+        if cid not in self.handlers:
+            was = self.open.get(self.task_level)
+            if was is not None and cid != self.task_level and not was.ready:
+                self.complete(was)
+            self.task_level = cid
+        self.running = cid
+
+    def store(self, key, kind):
+        task = self.by_key.get(key)
+        if task is None:
+            task = self.by_key[key] = Task(key, self.ids.get(key))
+        if kind in NOT_READY:
+            task.ready = False
+            task.blocked_by = kind
+            if task.current and task.cid != self.task_level:
+                self.complete(task)
+            return
+        if task.ready:
+            return
+        task.ready = True
+        if task.current is None:
+            if task.blocked_since is not None:
+                got = task.blocked.setdefault(task.blocked_by, [0, 0])
+                got[0] += 1
+                got[1] += self.now[1] - task.blocked_since[1]
+            task.current = Instance(self.now, len(self.stretches),
+                                    self.ran.get(task.cid, (0, 0)))
+            if task.cid is not None:
+                self.open[task.cid] = task
+
+    def complete(self, task):
+        """Its instance ends where it last ran: what ran after, before the
+        switch, is not waiting"""
+        inst = task.current
+        inst.end = inst.last_ran or self.now
+        inst.preempted = {}
+        for cid, insns, ns in self.stretches[inst.first:inst.last or
+                                             inst.first]:
+            if cid != task.cid:
+                got = inst.preempted.setdefault(cid, [0, 0])
+                got[0] += insns
+                got[1] += ns
+        task.done.append(inst)
+        task.current = None
+        self.open.pop(task.cid, None)
+        task.blocked_since = inst.end
+
+
+def _spread(values):
+    return {"min": min(values), "mean": sum(values) / len(values),
+            "max": max(values)}
+
+
+def rows(instances, profile, target):
+    """--json's "instances": per task (busiest first), its completed
+    instances' statistics, waiting and blocked time, and each instance
+    (columns: release_ns, response_ns, execution_ns, response and
+    execution instructions)."""
+    names = contexts.labels(profile, target)
+    out = []
+    for c in contexts.used(profile):
+        task = instances.tasks.get(c.id)
+        if task is None:
+            continue
+        done = task.done
+        row = {"name": names[c.id], "instances": len(done)}
+        if done:
+            responses = [i.response for i in done]
+            worst = max(range(len(done)), key=lambda k: responses[k][1])
+            preempted = {}
+            for inst in done:
+                for cid, (i, n) in inst.preempted.items():
+                    got = preempted.setdefault(cid, [0, 0])
+                    got[0] += i
+                    got[1] += n
+            row.update({
+                "response_instructions": _spread([r[0] for r in responses]),
+                "response_ns": _spread([r[1] for r in responses]),
+                "execution_instructions": _spread(
+                    [i.execution[0] for i in done]),
+                "execution_ns": _spread([i.execution[1] for i in done]),
+                "worst": {"index": worst, "release_ns": done[worst].release[1],
+                          "response_ns": responses[worst][1]},
+                "preempted_by": [
+                    {"name": names.get(cid, f"context {cid}"),
+                     "instructions": i, "ns": n}
+                    for cid, (i, n) in sorted(preempted.items(),
+                                              key=lambda kv: -kv[1][1])],
+                "each": {
+                    "release_ns": [i.release[1] for i in done],
+                    "response_ns": [r[1] for r in responses],
+                    "execution_ns": [i.execution[1] for i in done],
+                    "response_instructions": [r[0] for r in responses],
+                    "execution_instructions": [i.execution[0]
+                                               for i in done]}})
+        row["blocked"] = [{"kind": kind, "times": times, "ns": ns}
+                          for kind, (times, ns) in sorted(task.blocked.items())]
+        if task.current:
+            row["open"] = {"release_ns": task.current.release[1],
+                           "execution_instructions":
+                           task.current.execution[0],
+                           "execution_ns": task.current.execution[1]}
+        out.append(row)
+    return {"tasks": out, "dropped": instances.dropped}
+
+
+def report(instances, profile, target):
+    """The lines printed after the tasks' table."""
+    doc = rows(instances, profile, target)
+    table = [r for r in doc["tasks"] if r["instances"]]
+    if not table:
+        return ""
+    w = max(len(r["name"]) for r in table + [{"name": "task"}])
+    lines = ["\nTask instances, from made ready to switched out blocked "
+             "(virtual time):\n",
+             f"  {'task':<{w}} {'instances':>9} "
+             f"{'response us min/mean/max':>26} "
+             f"{'execution us min/mean/max':>26} {'worst at ms':>11}  "
+             f"preempted most by\n"]
+    for r in table:
+        spans = [f"{x['min'] / 1e3:.1f}/{x['mean'] / 1e3:.1f}/"
+                 f"{x['max'] / 1e3:.1f}"
+                 for x in (r["response_ns"], r["execution_ns"])]
+        most = r["preempted_by"][0] if r["preempted_by"] else None
+        by = f"{most['name']} ({most['ns'] / 1e3:.1f} us)" if most else ""
+        lines.append(f"  {r['name']:<{w}} {r['instances']:>9} "
+                     f"{spans[0]:>26} {spans[1]:>26} "
+                     f"{r['worst']['release_ns'] / 1e6:>11.3f}  {by}\n")
+    if doc["dropped"]:
+        lines.append(f"  (the plugin kept the first "
+                     f"{len(profile.stores):,} state changes: "
+                     f"{doc['dropped']:,} after them are not in it)\n")
+    return "".join(lines)
+
+
+def trace_events(instances, profile, target, pid):
+    """Chrome trace events: a process "task instances", a track per task
+    and a slice per completed instance, from its release to its
+    completion, with its execution in it."""
+    names = contexts.labels(profile, target)
+    events = [{"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
+               "args": {"name": "task instances (made ready to blocked)"}}]
+    for tid, c in enumerate(contexts.used(profile), 1):
+        task = instances.tasks.get(c.id)
+        if task is None or not task.done:
+            continue
+        events += [{"ph": "M", "name": "thread_name", "pid": pid,
+                    "tid": tid, "args": {"name": names[c.id]}},
+                   {"ph": "M", "name": "thread_sort_index", "pid": pid,
+                    "tid": tid, "args": {"sort_index": tid}}]
+        events += [{"ph": "X", "name": names[c.id], "cat": "instance",
+                    "pid": pid, "tid": tid, "ts": inst.release[1] / 1000.0,
+                    "dur": inst.response[1] / 1000.0,
+                    "args": {"execution_ns": inst.execution[1],
+                             "execution_instructions": inst.execution[0],
+                             "response_instructions": inst.response[0]}}
+                   for inst in task.done]
+    return events
