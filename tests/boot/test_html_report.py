@@ -83,6 +83,7 @@ def test_the_report_in_a_browser(ctx, board, browser):
         calls = cells(browser, "calls")
         tab(browser, "tasks")
         tasks = cells(browser, "tasks")
+        instances = cells(browser, "instances")
         bars = browser.execute_script(
             "return document.querySelectorAll('#timeline rect.stretch')"
             ".length")
@@ -134,6 +135,13 @@ def test_the_report_in_a_browser(ctx, board, browser):
         for e in doc["call_graph"])
     assert sorted(r[0] for r in tasks) == \
         sorted(c["name"] for c in doc["contexts"])
+    # the task instances: the longest worst response first
+    released = sorted((t for t in doc["instances"]["tasks"]
+                       if t["instances"]),
+                      key=lambda t: -t["response_ns"]["max"])
+    assert [r[0] for r in instances] == [t["name"] for t in released]
+    assert float(instances[0][3].replace(",", "")) == \
+        round(released[0]["response_ns"]["max"] / 1e3, 1)
     # the timeline: a bar per stretch --timeline has, a lane per context
     slices = [e for e in trace["traceEvents"]
               if e.get("ph") == "X" and e.get("cat") == "context"]

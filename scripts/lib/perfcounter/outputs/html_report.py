@@ -167,6 +167,15 @@ table("tasks", [["name", "task or handler"], ["kind", "kind"],
   ["switched_in", "switched in"], ["runs", "runs"]],
   data.contexts || [], "instructions");
 
+table("instances", [["name", "task"], ["instances", "instances"],
+  ["response_mean_us", "response mean (us)"],
+  ["response_max_us", "response max (us)"],
+  ["execution_mean_us", "execution mean (us)"],
+  ["execution_max_us", "execution max (us)"],
+  ["worst_at_ms", "worst released at (ms)"],
+  ["preempted_most_by", "preempted most by"]],
+  data.instances || [], "response_max_us");
+
 let chart = null;
 function drawFlame() {
   if (chart || !data.stacks) return;
@@ -370,6 +379,8 @@ def document(result, doc=None, gate_rows=None):
     if "heap" in doc:
         doc["heap"] = dict(doc["heap"],
                            series=heap_chart(doc["heap"]["series"]))
+    if "instances" in doc:
+        doc["instances"] = instance_rows(doc["instances"])
     if gate_rows is not None:
         doc["gate"] = [{"core": r.core, "name": r.name, "metric": r.metric,
                         "baseline": r.baseline, "run": r.current,
@@ -436,6 +447,8 @@ Functions</button><button data-tab="flame">Flame graph</button>\
 function"> <button id="reset">whole run</button> (click a frame to zoom)</p>
 {flame}<div id="chart"></div><p id="details"></p></section>
 <section id="tab-tasks"><table id="tasks"></table>
+<h2>Task instances, from made ready to blocked</h2><table id="instances">\
+</table>
 <h2>When each ran</h2><p id="timeline-note">{timeline_note}</p>
 <div id="timeline"></div>
 <h2>CPU load</h2><p id="load-note"></p><div id="load"></div>
@@ -487,6 +500,26 @@ def load_chart(load):
     return {"point_ns": window * merge, "names": [name for name, _ in busy],
             "percent": [[round(100 * b / s, 2) for b, s in
                          zip(merged(values), spans)] for _, values in busy]}
+
+
+def instance_rows(instances):
+    """--json's "instances" as the page's table: a row per task that
+    completed one, its times in us (not each instance: a long run has
+    tens of thousands)."""
+    rows = []
+    for t in instances["tasks"]:
+        if not t["instances"]:
+            continue
+        most = t["preempted_by"][0] if t["preempted_by"] else None
+        rows.append({
+            "name": t["name"], "instances": t["instances"],
+            "response_mean_us": round(t["response_ns"]["mean"] / 1e3, 1),
+            "response_max_us": round(t["response_ns"]["max"] / 1e3, 1),
+            "execution_mean_us": round(t["execution_ns"]["mean"] / 1e3, 1),
+            "execution_max_us": round(t["execution_ns"]["max"] / 1e3, 1),
+            "worst_at_ms": round(t["worst"]["release_ns"] / 1e6, 3),
+            "preempted_most_by": most["name"] if most else ""})
+    return rows
 
 
 def heap_chart(series):
