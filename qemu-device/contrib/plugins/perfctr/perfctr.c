@@ -134,11 +134,12 @@ static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
     if (config.cycles_model) {
         cycles_vcpu_init(vcpu);
     }
-    if (following_contexts) {
-        contexts_vcpu_init(vcpu);
-    }
+    /* (the contexts tell the probes which one runs, from the first) */
     if (config.n_probes) {
         probe_vcpu_init(vcpu);
+    }
+    if (following_contexts) {
+        contexts_vcpu_init(vcpu);
     }
 }
 
@@ -196,14 +197,23 @@ static void started(unsigned vcpu_index, uint64_t not_begun)
     }
 }
 
+/* From contexts.c: the vCPU runs another context, whose call stack is to */
+static void switched(unsigned vcpu_index, CallStack *to)
+{
+    profile_switch(vcpu_index, to);
+    if (config.n_probes) {
+        probe_context_switched(vcpu_index, contexts_running(vcpu_index));
+    }
+}
+
 static const ContextsOps contexts_with_cycles = {
     .executed = profile_executed,
-    .run_stack = profile_switch,
+    .run_stack = switched,
     .cycles = cycles_read,
 };
 static const ContextsOps contexts_without_cycles = {
     .executed = profile_executed,
-    .run_stack = profile_switch,
+    .run_stack = switched,
 };
 /* The probes' task: the one the contexts follow, or 0 */
 static unsigned running_context(unsigned vcpu_index)

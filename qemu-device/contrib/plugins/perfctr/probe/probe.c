@@ -10,7 +10,10 @@
  * the task or handler that runs: the host pairs them into calls (an
  * allocator's requests and the blocks it gave, for the heap analysis).
  * A function that leaves by a tail call returns when its callee does,
- * with its value.
+ * with its value.  Calls are awaited per task and handler (the contexts
+ * say when another runs): a task that blocks in a probed function (a
+ * queue receive) returns from it after others have made calls of their
+ * own.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -43,7 +46,7 @@ typedef struct Pending {
 /* Per vCPU */
 typedef struct ProbeVcpu {
     GByteArray *buf;            /* a register's bytes */
-    GArray *pending;            /* Pending, the innermost last */
+    GArray *pending;            /* its context's Pending, innermost last */
 } ProbeVcpu;
 
 static const PerfctrConfig *config;
@@ -53,6 +56,7 @@ static uint64_t dropped;
 static GMutex lock;
 static struct qemu_plugin_register *reg_arg[2], *reg_link;
 static GPtrArray *vcpus;
+static GHashTable *by_context;  /* context id -> its pending calls */
 /* Per vCPU, in the translated code: the return address awaited */
 static struct qemu_plugin_scoreboard *board;
 static qemu_plugin_u64 awaited;
@@ -151,6 +155,7 @@ void probe_init(const PerfctrConfig *cfg, const ProbeOps *probe_ops)
     ops = probe_ops;
     records = g_array_new(false, false, sizeof(ProbeRecord));
     vcpus = g_ptr_array_new();
+    by_context = g_hash_table_new(NULL, NULL);
     board = qemu_plugin_scoreboard_new(sizeof(uint64_t));
     awaited = (qemu_plugin_u64) { board, 0 };
 }
@@ -196,6 +201,22 @@ void probe_vcpu_init(unsigned index)
     }
     g_mutex_unlock(&lock);
     qemu_plugin_u64_set(awaited, index, NO_PC);
+}
+
+void probe_context_switched(unsigned vcpu_index, unsigned context)
+{
+    ProbeVcpu *v = probe_vcpu(vcpu_index);
+    GArray *pending;
+
+    g_mutex_lock(&lock);
+    pending = g_hash_table_lookup(by_context, GUINT_TO_POINTER(context));
+    if (!pending) {
+        pending = g_array_new(false, false, sizeof(Pending));
+        g_hash_table_insert(by_context, GUINT_TO_POINTER(context), pending);
+    }
+    g_mutex_unlock(&lock);
+    v->pending = pending;
+    await_next(vcpu_index);
 }
 
 void probe_instrument(struct qemu_plugin_tb *tb)

@@ -23,6 +23,8 @@ typedef struct ProbeOps {
 void probe_init(const PerfctrConfig *config, const ProbeOps *ops);
 void probe_vcpu_init(unsigned index);
 void probe_instrument(struct qemu_plugin_tb *tb);
+/* The vCPU runs another context (task, handler) from now on */
+void probe_context_switched(unsigned vcpu_index, unsigned context);
 void probe_write(FILE *out);
 
 #endif
