@@ -8,7 +8,8 @@
  *
  * Four tasks run on their own stacks: alpha, beta and gamma do 1, 2 and
  * 3 units of work at each tick, then yield until the next; idle takes
- * the rest.  Every NMI_EVERY ticks the tick's handler takes a nested
+ * the rest.  At each tick its handler sends the ticks to a queue and
+ * gives a semaphore (queue.c), which idle receives and takes.  Every NMI_EVERY ticks the tick's handler takes a nested
  * exception, which does a unit of work.
  *
  * The control block names its fields as FreeRTOS does (TCB_t,
@@ -28,6 +29,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "queue.h"
 #include "tasks.h"
 
 #define WORK_UNIT 300
@@ -36,6 +38,10 @@ static uint32_t stacks[NUM_TASKS][STACK_WORDS] __attribute__((aligned(16)));
 static TCB_t tcbs[NUM_TASKS];
 static List_t pxReadyTasksLists[1];
 static List_t xDelayedTaskList1;
+/* A queue, named in the registry; a semaphore, by its symbol */
+static Queue_t ticks_queue_buffer;
+static QueueHandle_t ticks_queue;
+Queue_t done_semaphore;
 TCB_t tasks_boot;
 TCB_t *volatile pxCurrentTCB = &tasks_boot;
 volatile uint32_t ticks, nmis, switches;
@@ -74,6 +80,20 @@ static int is_ready(const TCB_t *task)
 static void make_ready(TCB_t *task)
 {
     task->xStateListItem.pvContainer = &pxReadyTasksLists[0];
+}
+
+/*
+ * What a tick's handler sent and gave: received and taken, a second
+ * receive and take failing (the queue is empty, the semaphore taken)
+ */
+static void __attribute__((noinline)) take_what_the_tick_gave(void)
+{
+    uint32_t got;
+
+    xQueueReceive(ticks_queue, &got, 0);
+    xQueueReceive(ticks_queue, &got, 0);
+    xQueueSemaphoreTake(&done_semaphore, 0);
+    xQueueSemaphoreTake(&done_semaphore, 0);
 }
 
 /* Until the next tick: let the others run */
@@ -115,10 +135,15 @@ static void __attribute__((noreturn, noinline)) task_gamma(void)
 
 static void __attribute__((noreturn, noinline)) task_idle(void)
 {
+    uint32_t seen = 0;
     int i;
 
     while (ticks < TICKS) {
         __asm__ volatile("wfi");
+        if (ticks != seen) {
+            seen = ticks;
+            take_what_the_tick_gave();
+        }
     }
     printf("ticks %lu nmis %lu switches %lu\n", (unsigned long)ticks,
            (unsigned long)nmis, (unsigned long)switches);
@@ -162,21 +187,30 @@ void select_next_task(void)
     }
 }
 
-/* At each tick, in its handler: every task is ready again */
+/*
+ * At each tick, in its handler: every task is ready again; the ticks
+ * sent, the semaphore given (as FreeRTOS's handlers do, FromISR)
+ */
 void tasks_tick(void)
 {
+    uint32_t now = ++ticks;
     int i;
 
-    ticks++;
     for (i = 0; i < NUM_TASKS; i++) {
         if (!is_ready(&tcbs[i])) {
             make_ready(&tcbs[i]);
         }
     }
+    xQueueGenericSendFromISR(ticks_queue, &now, 0, 0);
+    xQueueGiveFromISR(&done_semaphore, 0);
 }
 
 int main(void)
 {
+    ticks_queue = xQueueGenericCreateStatic(QUEUE_ITEMS, sizeof(uint32_t),
+                                            &ticks_queue_buffer);
+    vQueueAddToRegistry(ticks_queue, "ticks");
+    xQueueGenericCreateStatic(1, 0, &done_semaphore);
     create(ALPHA, "alpha", task_alpha, 1);
     create(BETA, "beta", task_beta, 2);
     create(GAMMA, "gamma", task_gamma, 3);

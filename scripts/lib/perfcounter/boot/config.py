@@ -223,11 +223,16 @@ class RunConfig:
     @cached_property
     def probes(self):
         """[(start, end)] of the functions the plugin probes: the image's
-        allocators, for the heap (when profiling)."""
-        if self.profile is None or not self.heap:
+        allocators, for the heap, and with FreeRTOS its queue functions,
+        for the kernel objects (when profiling)."""
+        if self.profile is None:
             return []
-        from perfcounter.results import heap
-        return sorted(heap.probed(self.target))
+        from perfcounter.results import heap, kernel_objects
+        found = set(heap.probed(self.target)) if self.heap else set()
+        layout = self.task_layout
+        if layout and layout.rtos == "FreeRTOS":
+            found |= set(kernel_objects.probed(self.target))
+        return sorted(found)
 
     @property
     def uses_functions(self):

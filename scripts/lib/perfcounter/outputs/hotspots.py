@@ -12,7 +12,8 @@ from perfcounter.errors import Failure
 from perfcounter.messages import say
 from perfcounter.outputs import (flamegraph, gmon, gprof, speedscope,
                                  task_gmon)
-from perfcounter.results import contexts, cpu_load, heap, instances, stacks
+from perfcounter.results import contexts, cpu_load, heap, instances, \
+    kernel_objects, stacks
 from perfcounter.boot.config import EXACT
 
 
@@ -95,6 +96,9 @@ def write(result, options, report=say):
     released = instances.of(profile, target)
     if released:
         flat += instances.report(released, profile, target)
+    used = kernel_objects.of(profile, target)
+    if used:
+        flat += kernel_objects.report(used, profile, target)
     allocated = heap.of(profile, target)
     if allocated:
         flat += heap.report(allocated, profile, target)

@@ -15,7 +15,7 @@ from pathlib import Path
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
 from perfcounter.results import contexts, cpu_load, functions, heap, \
-    instances
+    instances, kernel_objects
 from perfcounter.boot import stops
 
 FORMAT = "perf-counter-profile"
@@ -103,6 +103,10 @@ def document(result, load_window_ns=cpu_load.DEFAULT_WINDOW_NS):
         if released:
             doc["instances"] = instances.rows(released, profile,
                                               result.target)
+        used = kernel_objects.of(profile, result.target)
+        if used:
+            doc["kernel_objects"] = kernel_objects.document(
+                used, profile, result.target)
     allocated = heap.of(profile, result.target)
     if allocated:
         doc["heap"] = heap.document(allocated, profile, result.target)

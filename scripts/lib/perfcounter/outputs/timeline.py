@@ -18,7 +18,8 @@ stretch of virtual time it ran (contexts.py).
 
 import json
 
-from perfcounter.results import contexts, cpu_load, heap, instances
+from perfcounter.results import contexts, cpu_load, heap, instances, \
+    kernel_objects
 from perfcounter.messages import say
 
 
@@ -121,6 +122,10 @@ def trace(cores, metadata, tasks=None, load_window_ns=None):
         if released:
             events += instances.trace_events(released, *tasks,
                                              len(cores) + 2)
+        used = kernel_objects.of(*tasks)
+        if used:
+            events += kernel_objects.trace_events(used, *tasks,
+                                                  len(cores) + 3)
     return {"traceEvents": events, "displayTimeUnit": "ns",
             "otherData": dict(metadata, dropped_events=dropped)}
 

@@ -53,6 +53,8 @@ def of(profile, target):
     if profile is None or not profile.probes:
         return None
     names = {start: name for (start, _), name in probed(target).items()}
+    if not names:
+        return None                 # its probes were the kernel objects'
     heap = Heap(sorted(set(names.values())), dropped=profile.probes_dropped)
     pending = {}        # context: [(function, arguments)] of calls made
     for kind, start, _, ns, cid, values in profile.probes:

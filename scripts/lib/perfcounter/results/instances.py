@@ -26,9 +26,11 @@ given apart and in no statistic. One vCPU only.
 
 from dataclasses import dataclass, field
 
-from perfcounter.results import contexts
+from perfcounter.results import contexts, kernel_objects
 
 NOT_READY = ("delayed", "suspended", "deleted")
+# A semaphore's or mutex's waiters, in its words
+SEMAPHORE_WAYS = {"to receive": "to take", "to send": "to give"}
 
 
 @dataclass
@@ -53,16 +55,20 @@ class Task:
     cid: int                        # its context's id; None: never ran
     ready: bool = False
     blocked_by: str = None          # the list it was last put in
+    waiting_on: tuple = None        # (object's handle, way) it waits on
+    blocked_on: tuple = (None, None)    # ... when its last instance ended
     blocked_since: tuple = None     # (instructions, ns): its completion
     current: Instance = None
     done: list = field(default_factory=list)
-    blocked: dict = field(default_factory=dict)     # kind: [times, ns]
+    blocked: dict = field(default_factory=dict)     # (kind, object's
+    #                                                   handle, way): [times, ns]
 
 
 @dataclass
 class Instances:
     tasks: dict                     # context id: Task
     dropped: int = 0                # the stores the plugin did not keep
+    objects: object = None          # kernel_objects.KernelObjects, or None
 
 
 # The last Instances made: the text, --json and the timeline each ask
@@ -81,14 +87,23 @@ def of(profile, target):
     if _last[0] is profile:
         return _last[1]
     walk = _Walk(profile)
+    objects = kernel_objects.of(profile, target)
     events = sorted([(s[1], 0, s[0], s[3], None) for s in profile.switches] +
                     [(insns, 1, ns, addr, value)
-                     for insns, ns, _, addr, value in profile.stores],
+                     for insns, ns, _, addr, value in profile.stores] +
+                    [(insns, 2, ns, cid, (handle, way))
+                     for insns, ns, cid, handle, way in
+                     (objects.waits if objects else [])],
                     key=lambda e: (e[0], e[1]))
-    for insns, is_store, ns, what, value in events:
+    for insns, kind_of_event, ns, what, value in events:
         walk.until((insns, ns))
-        if not is_store:
+        if kind_of_event == 0:
             walk.switch(what)
+            continue
+        if kind_of_event == 2:
+            task = walk.open.get(what)
+            if task is not None:
+                task.waiting_on = value
             continue
         kind = states.lists.get(value)
         if kind is not None:
@@ -99,7 +114,7 @@ def of(profile, target):
     found = Instances({task.cid: task for task in walk.by_key.values()
                        if task.cid is not None and
                        (task.done or task.current)},
-                      profile.stores_dropped)
+                      profile.stores_dropped, objects)
     for task in found.tasks.values():
         if task.current:
             inst = task.current
@@ -161,9 +176,11 @@ class _Walk:
         if task.ready:
             return
         task.ready = True
+        task.waiting_on = None          # (woken before it was switched out)
         if task.current is None:
             if task.blocked_since is not None:
-                got = task.blocked.setdefault(task.blocked_by, [0, 0])
+                got = task.blocked.setdefault(
+                    (task.blocked_by,) + task.blocked_on, [0, 0])
                 got[0] += 1
                 got[1] += self.now[1] - task.blocked_since[1]
             task.current = Instance(self.now, len(self.stretches),
@@ -187,6 +204,7 @@ class _Walk:
         task.current = None
         self.open.pop(task.cid, None)
         task.blocked_since = inst.end
+        task.blocked_on = task.waiting_on or (None, None)
 
 
 def _spread(values):
@@ -236,8 +254,13 @@ def rows(instances, profile, target):
                     "response_instructions": [r[0] for r in responses],
                     "execution_instructions": [i.execution[0]
                                                for i in done]}})
-        row["blocked"] = [{"kind": kind, "times": times, "ns": ns}
-                          for kind, (times, ns) in sorted(task.blocked.items())]
+        row["blocked"] = []
+        for (kind, handle, way), (times, ns) in sorted(
+                task.blocked.items(), key=lambda kv: -kv[1][1]):
+            row["blocked"].append({"kind": kind, "times": times, "ns": ns})
+            if handle is not None:
+                row["blocked"][-1]["on"] = _object_label(instances, handle,
+                                                         way)
         if task.current:
             row["open"] = {"release_ns": task.current.release[1],
                            "execution_instructions":
@@ -274,6 +297,17 @@ def report(instances, profile, target):
                      f"{len(profile.stores):,} state changes: "
                      f"{doc['dropped']:,} after them are not in it)\n")
     return "".join(lines)
+
+
+def _object_label(instances, handle, way):
+    """"TmrQ to receive", "Mutex to take", "list at 0x... waiters"."""
+    obj = instances.objects.objects.get(handle) if instances.objects \
+        else None
+    if obj is None:
+        return f"list at {handle:#x} {way}"
+    if obj.kind != "queue":
+        way = SEMAPHORE_WAYS.get(way, way)
+    return f"{kernel_objects.label(obj)} {way}"
 
 
 def trace_events(instances, profile, target, pid):

@@ -30,6 +30,8 @@ class States:
     #                          or "pending" (made ready, the scheduler
     #                          suspended: through the event item)}
     code: list              # [(start, end)] of the kernel's code
+    queue_waits: dict = None  # {offset in a queue of a list of its
+    #                            waiters: "to send" or "to receive"}
 
     def plugin_options(self):
         """watch= the kernel's code, watch-value= each list's address."""
@@ -239,7 +241,14 @@ def _freertos_states(image, dwarf):
     for symbol, kind in FREERTOS_LISTS.items():
         if symbol in image.objects and (kind != "pending" or event):
             lists[image.objects[symbol][0]] = kind
-    return States(state[0], event[0] if event else None, lists, code)
+    waits = {}
+    for member, way in (("xTasksWaitingToSend", "to send"),
+                        ("xTasksWaitingToReceive", "to receive")):
+        found = dwarf.member("QueueDefinition", member)
+        if found:
+            waits[found[0]] = way
+    return States(state[0], event[0] if event else None, lists, code,
+                  waits)
 
 
 def zephyr(image, dwarf):
