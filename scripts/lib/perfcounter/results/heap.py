@@ -4,7 +4,8 @@ RTOS's allocator (FreeRTOS's pvPortMalloc/vPortFree, Zephyr's
 k_malloc/k_free) and the C library's (malloc, calloc, realloc, free),
 with the task or handler that made it, from the plugin's probes on
 those functions (probe.c: their arguments at entry, their result at
-return). Bytes in use over time, the peak and when, the largest
+return; a free counts at its entry, an allocation at its return).
+Bytes in use over time, the peak and when, the largest
 request, the requests that failed, and per task what it allocated and
 still holds at the end.
 
@@ -63,12 +64,17 @@ def of(profile, target):
             continue
         calls = pending.setdefault(cid, [])
         if kind == "entry":
+            if not calls and ROLES[name] == "free":
+                # Counted now: a free that yields (FreeRTOS resuming its
+                # scheduler) returns after others may reuse the block
+                _account(heap, "free", values, 0, cid, ns)
+                name = None
             calls.append((name, values))
             continue
         if not calls:
             continue        # a return whose call was before the start
         name, args = calls.pop()
-        if not calls:   # the outermost
+        if not calls and name:      # the outermost, not counted yet
             _account(heap, ROLES[name], args, values[0], cid, ns)
     return heap
 
