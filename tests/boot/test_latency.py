@@ -4,7 +4,8 @@ pended (the NVIC tells the plugin) with interrupts masked for 0, 100
 and 300 NOPs (tests/firmware/latency.c): three latencies exactly 100
 and 300 instructions apart, and a fourth, pended, cleared and pended
 again, counted from its second pend (the first's); in the text,
---json (valid) and the gate."""
+--json (valid) and the gate. The same on the RISC-V boards with the
+CLINT's machine software interrupt (latency_riscv.c: its mip bit)."""
 
 import json
 import re
@@ -20,10 +21,14 @@ from perfcounter.outputs import gate
 from perfcounter.paths import REPO
 
 PROFILE = REPO / "scripts" / "profile"
-CORTEX_M = [b for b in boards.BOARDS if boards.get(b).cortex_m]
+LATENCY_BOARDS = [b for b in boards.BOARDS if boards.get(b).cortex_m or
+                  boards.get(b).arch == "riscv32"]
+# The interrupt each one raises: its exception's name, what it prints
+RAISED = {"arm": ("PendSV", "pendsv"),
+          "riscv32": ("machine software", "msip")}
 
 
-@pytest.mark.parametrize("board_name", CORTEX_M)
+@pytest.mark.parametrize("board_name", LATENCY_BOARDS)
 def test_latency_of_an_interrupt_masked_for_known_instructions(
         ctx, board_name):
     board = boards.get(board_name)
@@ -35,9 +40,11 @@ def test_latency_of_an_interrupt_masked_for_known_instructions(
             capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         doc = json.loads((Path(tmp) / "run.json").read_text())
-    assert "pendsv taken 4 times" in proc.stdout
+    exception, printed_as = RAISED[board.arch]
+    assert f"{printed_as} taken 4 times" in proc.stdout
     assert not json_schema_errors(doc), json_schema_errors(doc)
-    (pendsv,) = [c for c in doc["contexts"] if c.get("exception") == "PendSV"]
+    (pendsv,) = [c for c in doc["contexts"]
+                 if c.get("exception") == exception]
     latency = pendsv["latency"]
     low = latency["instructions"]["min"]
     assert latency["count"] == 4 and low > 0
@@ -52,7 +59,7 @@ def test_latency_of_an_interrupt_masked_for_known_instructions(
     # the gate: a longer worst latency regressed
     worse = json.loads(json.dumps(doc))
     for c in worse["contexts"]:
-        if c.get("exception") == "PendSV":
+        if c.get("exception") == exception:
             c["latency"]["instructions"]["max"] *= 2
     rows = {(r.key, r.metric): r for r in gate.compare(worse, doc)}
     assert rows[(pendsv["name"], "latency_max")].status == "regressed"

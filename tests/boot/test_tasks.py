@@ -381,6 +381,22 @@ def test_task_instances_from_release_to_completion(ctx, board_name):
 
 
 @pytest.mark.parametrize("board_name", BOARDS)
+def test_the_ticks_latency_on_every_interrupt_controller(ctx, board_name):
+    """The NVIC, the GIC, the BCM2835's controller and the RISC-V
+    timer's mip bit each say when the tick's interrupt is raised."""
+    found = run(ctx, board_name)
+    ticks = int(re.search(r"ticks (\d+)", found["stdout"]).group(1))
+    latency = found["contexts"][handlers(board_name)[0]]["latency"]
+    assert latency["count"] == ticks
+    spans = latency["instructions"]
+    assert 0 <= spans["min"] <= spans["mean"] <= spans["max"]
+    assert latency["ns"]["max"] >= latency["ns"]["min"] >= 0
+    # (the ticks arrive while a task masks interrupts in deepest() or
+    # runs its own handler's code: no more than a few hundred)
+    assert spans["max"] < 1000
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
 def test_kernel_objects_per_object_and_operation(ctx, board_name):
     found = run(ctx, board_name)
     ticks = int(re.search(r"ticks (\d+)", found["stdout"]).group(1))
