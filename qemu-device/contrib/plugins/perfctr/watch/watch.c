@@ -7,8 +7,10 @@
  * them.  An RTOS's kernel (its tasks.c and list.c) storing the address
  * of one of its state lists in a task's list item is how the host sees
  * a task made ready, delayed or suspended (results/instances.py): only
- * the kernel's stores are instrumented, so the rest of the firmware
- * runs as fast as without.
+ * the kernel's stores are instrumented, and of them not those to the
+ * stack (an address made of the stack pointer alone: a push, a spill),
+ * so the rest of the firmware, and an idle loop in the kernel's code,
+ * run as fast as without.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -16,6 +18,7 @@
 #include <glib.h>
 #include <inttypes.h>
 
+#include "isa/isa.h"
 #include "perfctr-hook.h"
 #include "watch/watch.h"
 
@@ -78,16 +81,36 @@ void watch_init(const PerfctrConfig *cfg, const WatchOps *watch_ops)
     records = g_array_new(false, false, sizeof(WatchRecord));
 }
 
+/* A store, but not to the stack: an address of the stack pointer alone */
+static bool watched(const uint8_t *bytes, size_t len, uint64_t pc)
+{
+    InsnClass c;
+    InsnTiming t;
+
+    isa_classify(config->isa, bytes, len, pc, &c);
+    if (!c.store) {
+        return false;
+    }
+    isa_timing(config->isa, bytes, len, &t);
+    return t.address != isa_sp_mask(config->isa);
+}
+
 void watch_instrument(struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb), i;
 
     for (i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        uint64_t pc = qemu_plugin_insn_vaddr(insn);
+        uint8_t bytes[4];
+        size_t got;
 
         if (address_range_find(config->watch_code, config->n_watch_code,
-                               qemu_plugin_insn_vaddr(insn)) <
-            config->n_watch_code) {
+                               pc) >= config->n_watch_code) {
+            continue;
+        }
+        got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
+        if (watched(bytes, got, pc)) {
             qemu_plugin_register_vcpu_mem_cb(insn, stored,
                                              QEMU_PLUGIN_CB_NO_REGS,
                                              QEMU_PLUGIN_MEM_W, NULL);
