@@ -120,7 +120,7 @@ def test_the_control_block_is_read_through_dwarf(ctx):
     assert states.state_offset == 4 and states.event_offset is None
     assert states.lists == {image.objects["pxReadyTasksLists"][0]: "ready",
                             image.objects["xDelayedTaskList1"][0]: "delayed"}
-    tick = image.symbols["tasks_tick"] & ~1
+    tick = image.symbols["xTaskIncrementTick"] & ~1
     assert any(start <= tick < end for start, end in states.code)
     port = image.symbols["port_yield"] & ~1
     assert not any(start <= port < end for start, end in states.code)
@@ -235,7 +235,7 @@ def test_gprofs_flat_profile_per_task_and_handler(ctx, board_name):
         assert not [f for f in mine if f.startswith("task_") and
                     f != f"task_{task}"], mine
     tick = handlers(board_name)[0]
-    assert "tasks_tick" in flats[tick] and "work" not in flats[tick]
+    assert "xTaskIncrementTick" in flats[tick] and "work" not in flats[tick]
     assert "gmon.out per task and handler: " \
         f"{len(found['contexts'])} files" in found["stderr"]
 

@@ -41,7 +41,7 @@ void port_yield(void)
 
 void arm_systick_isr(void)
 {
-    tasks_tick();
+    xTaskIncrementTick();
     if (ticks % NMI_EVERY == 0) {
         REG(ICSR) = ICSR_NMIPENDSET;
     }

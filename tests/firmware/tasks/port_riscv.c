@@ -60,7 +60,7 @@ void trap(uint32_t cause)
         nmis++;                 /* the timer's own ECALL, taken inside it */
         work(1);
     } else if (cause == MCAUSE_TIMER) {
-        tasks_tick();
+        xTaskIncrementTick();
         if (ticks % NMI_EVERY == 0) {
             __asm__ volatile("ecall" : : : "memory");
         }

@@ -27,7 +27,7 @@ void port_trap(uint32_t cause)
         work(1);
     } else if (cause == CAUSE_IRQ) {
         if (arm_tick_ack()) {
-            tasks_tick();
+            xTaskIncrementTick();
             if (ticks % NMI_EVERY == 0) {
                 __asm__ volatile("svc #0" : : : "memory");
             }

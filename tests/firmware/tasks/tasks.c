@@ -17,7 +17,8 @@
  * that a profiler that finds the names finds them through DWARF; a
  * task's state is the list its xStateListItem is in, as in FreeRTOS: a
  * ready list of pxReadyTasksLists while it is ready, xDelayedTaskList1
- * while it waits for the tick (the profiler's task instances).
+ * while it waits for the tick (the profiler's task instances); and the
+ * tick's work is xTaskIncrementTick, as FreeRTOS's.
  *
  * Each work task calls deepest() once per tick, with interrupts masked,
  * which notes the stack pointer at the task's deepest point.  After
@@ -191,7 +192,7 @@ void select_next_task(void)
  * At each tick, in its handler: every task is ready again; the ticks
  * sent, the semaphore given (as FreeRTOS's handlers do, FromISR)
  */
-void tasks_tick(void)
+void xTaskIncrementTick(void)
 {
     uint32_t now = ++ticks;
     int i;

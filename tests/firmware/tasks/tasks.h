@@ -63,7 +63,7 @@ extern volatile uint32_t ticks, nmis, switches;
 
 /* tasks.c: some work (the nested handler's too); the tick */
 void work(uint32_t units);
-void tasks_tick(void);
+void xTaskIncrementTick(void);
 void select_next_task(void);
 
 /* The port: a new task's stack as a switch leaves one, its top below
