@@ -10,7 +10,8 @@ from pathlib import Path
 
 from perfcounter import boards
 from perfcounter.bench import (coremark, cycles, device, embench, firmware,
-                               pipetest, pqc, profiling, setup, silicon)
+                               pipetest, pqc, profiling, setup, silicon,
+                               whole_command)
 from perfcounter.bench.harness import Harness
 from perfcounter.build import firmware as firmware_build
 from perfcounter.build import qemu
@@ -50,6 +51,11 @@ def main():
                    "publishes for its Keccak and NTTs on an Arduino Due "
                    "and an STM32F407; DIR is your checkout of it "
                    "(docs/cycles.md)")
+    p.add_argument("--rtos", metavar="ELF", action="append", default=[],
+                   help="also time every mode of scripts/profile as a whole "
+                   "command on ELF, firmware that never exits (FreeRTOS's "
+                   "MPS2 blinky or full demo, built by its own Makefile), "
+                   "against the plain command and raw QEMU; repeatable")
     p.add_argument("--firmware", metavar="ELF",
                    help="also time a long profiled run of ELF, firmware "
                    "for the default board that never exits (FreeRTOS's "
@@ -66,6 +72,9 @@ def main():
     firmware_build.build(board)
     warm = time.perf_counter() - start
     with Harness(built, args.runs) as bench:
+        # What users wait for first: whole commands on real firmware
+        for image in args.rtos:
+            whole_command.rows(bench, Path(image).resolve(), board)
         device.rows(bench, board)
         profiling.rows(bench, board)
         cycles.rows(bench)

@@ -41,7 +41,6 @@ class Instance:
     execution: tuple = (0, 0)       # what its task ran in it
     last_ran: tuple = None          # (instructions, ns) its last stretch's end
     last: int = None                # the walk's stretch after that one
-    preempted: dict = None          # id: [insns, ns], made at completion
     end: tuple = None               # (instructions, ns): its completion
 
     @property
@@ -60,6 +59,9 @@ class Task:
     blocked_since: tuple = None     # (instructions, ns): its completion
     current: Instance = None
     done: list = field(default_factory=list)
+    # what ran while its completed instances waited: id: instructions, ns
+    preempted_insns: dict = field(default_factory=dict)
+    preempted_ns: dict = field(default_factory=dict)
     blocked: dict = field(default_factory=dict)     # (kind, object's
     #                                                   handle, way): [times, ns]
 
@@ -193,13 +195,13 @@ class _Walk:
         switch, is not waiting"""
         inst = task.current
         inst.end = inst.last_ran or self.now
-        inst.preempted = {}
+        insns_by, ns_by = task.preempted_insns, task.preempted_ns
+        mine = task.cid
         for cid, insns, ns in self.stretches[inst.first:inst.last or
                                              inst.first]:
-            if cid != task.cid:
-                got = inst.preempted.setdefault(cid, [0, 0])
-                got[0] += insns
-                got[1] += ns
+            if cid != mine:
+                insns_by[cid] = insns_by.get(cid, 0) + insns
+                ns_by[cid] = ns_by.get(cid, 0) + ns
         task.done.append(inst)
         task.current = None
         self.open.pop(task.cid, None)
@@ -228,12 +230,6 @@ def rows(instances, profile, target):
         if done:
             responses = [i.response for i in done]
             worst = max(range(len(done)), key=lambda k: responses[k][1])
-            preempted = {}
-            for inst in done:
-                for cid, (i, n) in inst.preempted.items():
-                    got = preempted.setdefault(cid, [0, 0])
-                    got[0] += i
-                    got[1] += n
             row.update({
                 "response_instructions": _spread([r[0] for r in responses]),
                 "response_ns": _spread([r[1] for r in responses]),
@@ -244,9 +240,9 @@ def rows(instances, profile, target):
                           "response_ns": responses[worst][1]},
                 "preempted_by": [
                     {"name": names.get(cid, f"context {cid}"),
-                     "instructions": i, "ns": n}
-                    for cid, (i, n) in sorted(preempted.items(),
-                                              key=lambda kv: -kv[1][1])],
+                     "instructions": task.preempted_insns[cid], "ns": ns}
+                    for cid, ns in sorted(task.preempted_ns.items(),
+                                          key=lambda kv: -kv[1])],
                 "each": {
                     "release_ns": [i.release[1] for i in done],
                     "response_ns": [r[1] for r in responses],

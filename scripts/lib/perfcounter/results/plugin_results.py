@@ -136,14 +136,21 @@ def read(path):
                 c.latency = tuple(nums[1:5])
                 c.latency_ns = (nums[1],) + tuple(nums[5:8])
             continue
+        # (many lines in a long run: each field parsed in its own base)
         if tag == "store":
-            nums = [int(f, 0) for f in fields]
-            p.stores.append(tuple(nums))
+            insns, ns, cid, addr, value = fields
+            p.stores.append((int(insns), int(ns), int(cid), int(addr, 16),
+                             int(value, 16)))
             continue
-        if tag in ("probe-entry", "probe-return"):
-            nums = [int(f, 0) for f in fields]
-            p.probes.append((tag[6:], nums[0], nums[1], nums[2], nums[3],
-                             tuple(nums[4:])))
+        if tag == "probe-entry":
+            start, insns, ns, cid, arg0, arg1 = fields
+            p.probes.append(("entry", int(start, 16), int(insns), int(ns),
+                             int(cid), (int(arg0, 16), int(arg1, 16))))
+            continue
+        if tag == "probe-return":
+            start, insns, ns, cid, value = fields
+            p.probes.append(("return", int(start, 16), int(insns), int(ns),
+                             int(cid), (int(value, 16),)))
             continue
         if tag == "stopped-by":
             p.outcome.stopped_by = line.partition(" ")[2]

@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: MIT
+"""scripts/bench --rtos ELF: what a user waits for, on real firmware.
+Each mode of scripts/profile, timed as the whole command (the way a
+user or CI runs it: reading the image, QEMU, writing the outputs)
+against the plain command (no profile) and against raw QEMU (the plain
+command's QEMU command line, the plugin loaded only to end the run at
+the same instruction), run alternately, medians and spreads; and the
+plain command's time outside QEMU (before its first instruction and
+after its exit)."""
+
+import re
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from perfcounter.errors import Failure
+from perfcounter.paths import REPO
+
+STOP = "125M"       # instructions: a few seconds of a small RTOS demo
+MODES = [
+    ("--sample", ["--sample"]),
+    ("--sample --stacks F", ["--sample", "--stacks", "stacks.txt"]),
+    ("--sample=exact --stacks F", ["--sample=exact", "--stacks",
+                                   "stacks.txt"]),
+    ("--cycles", ["--cycles"]),
+    ("everything (--sample=exact --stacks --cycles --json --timeline "
+     "--flamegraph)", ["--sample=exact", "--stacks", "stacks.txt",
+                       "--cycles", "--json", "run.json", "--timeline",
+                       "timeline.json", "--flamegraph", "flame.svg"]),
+]
+
+
+def _raw(plain, workdir):
+    """The QEMU command the plain command runs, its plugin only ending
+    the run (events off), its files in workdir."""
+    proc = subprocess.run(plain + ["-v"], capture_output=True, text=True,
+                          cwd=workdir, stdin=subprocess.DEVNULL)
+    found = re.search(r"running: (.*)", proc.stderr + proc.stdout)
+    if proc.returncode or not found:
+        raise Failure(f"{' '.join(plain)} failed: {proc.stderr[-2000:]}")
+    cmd = []
+    for arg in found[1].split():
+        if "libperfctr.so" in arg:
+            parts = arg.split(",")
+            arg = ",".join([parts[0], "events=off"] +
+                           [p for p in parts if p.startswith("stop=")])
+        cmd.append(re.sub(r"(report-file=)[^,]*/", rf"\g<1>{workdir}/",
+                          arg))
+    return cmd
+
+
+def _split(output):
+    """(QEMU's run, the results) in host seconds, as -v says."""
+    m = re.search(r"host time: the run ([\d.]+) s, its results ([\d.]+) s",
+                  output)
+    return (float(m[1]), float(m[2])) if m else (None, None)
+
+
+def rows(bench, image, board):
+    """Add the rows of image (an RTOS demo's ELF) on board."""
+    runs = min(bench.runs, 5)
+    name = Path(image).name if Path(image).name != "RTOSDemo.out" else \
+        f"{Path(image).parents[3].name}/RTOSDemo.out"
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = [str(REPO / "scripts" / "profile"), str(image),
+                   "--board", board.name, "--stop-after", STOP]
+        commands = {"raw QEMU": _raw(profile, tmp), "plain": profile}
+        commands.update((mode, profile + args) for mode, args in MODES)
+        times = {what: [] for what in commands}
+        inside = []
+        for _ in range(runs):
+            for what, cmd in commands.items():
+                if what == "plain":
+                    cmd = cmd + ["-v"]
+                start = time.perf_counter()
+                proc = subprocess.run(cmd, capture_output=True, text=True,
+                                      cwd=tmp, stdin=subprocess.DEVNULL)
+                times[what].append(time.perf_counter() - start)
+                if proc.returncode:
+                    raise Failure(f"{' '.join(cmd)} failed: "
+                                  f"{proc.stderr[-2000:]}")
+                if what == "plain":
+                    inside.append(_split(proc.stderr + proc.stdout))
+    median = {what: statistics.median(t) for what, t in times.items()}
+
+    def spread(what):
+        return f"{min(times[what]):.3f} to {max(times[what]):.3f} s"
+
+    raw, plain = median["raw QEMU"], median["plain"]
+    bench.row(f"{name}, {STOP} instructions: raw QEMU (the plugin only "
+              f"ending the run)", f"{raw:.3f} s", spread("raw QEMU"))
+    run = statistics.median(r for r, _ in inside if r is not None)
+    after = statistics.median(a for _, a in inside if a is not None)
+    bench.row(f"{name}: the plain command (no profile)",
+              f"{plain / raw:.2f}x raw QEMU ({plain:.3f} s)",
+              f"{spread('plain')}; outside QEMU's run "
+              f"{1000 * (plain - run - after):.0f} ms before and "
+              f"{1000 * after:.0f} ms after (QEMU's run {run:.3f} s)")
+    for what, _ in MODES:
+        bench.row(f"{name}: {what}",
+                  f"{median[what] / plain:.2f}x plain "
+                  f"({median[what]:.3f} s)",
+                  f"{median[what] / raw:.2f}x raw QEMU; {spread(what)}")
