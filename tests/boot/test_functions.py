@@ -134,3 +134,31 @@ def test_a_stop_is_named_by_its_function_and_arrival(board):
     iteration = by_name(full)["leaf"]["self"] - \
         2 * by_name(doc)["leaf"]["self"]
     assert 0 < iteration < 20, (by_name(full)["leaf"], by_name(doc)["leaf"])
+
+
+def test_each_estimate_says_how_far_to_trust_it(board):
+    """--cycles states the model, the part its code ran from, and the
+    model's error against silicon (or that it was never compared); an
+    M3 or M4 run without a part says to pass one."""
+    if not board.cycle_model:
+        return
+    parts = {"m3": "stm32f103-24mhz", "m4": "stm32f407-24mhz"}
+    with tempfile.TemporaryDirectory() as tmp:
+        doc, _ = profile_json(board, tmp, "--cycles")
+        with_part = profile_json(board, tmp, "--cycles", "--memory",
+                                 parts[board.cycle_model])[0] \
+            if board.cycle_model in parts else None
+    trust = doc["cycles"]["trust"]
+    assert trust["part"] is None
+    assert trust["summary"].startswith(f"model {board.cycle_model}")
+    assert trust["checked_against_silicon"] == \
+        (board.cycle_model not in ("m55", "e31"))
+    assert ("not yet compared with silicon" in trust["summary"]) == \
+        (not trust["checked_against_silicon"])
+    assert (trust["hint"] is not None) == (with_part is not None)
+    if with_part:
+        trust = with_part["cycles"]["trust"]
+        assert trust["part"] == parts[board.cycle_model]
+        assert trust["hint"] is None
+        assert trust["summary"].endswith(
+            f"code in the flash of {parts[board.cycle_model]}")

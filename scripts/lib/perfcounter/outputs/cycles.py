@@ -5,6 +5,7 @@ each function of the image (a plugin window on each function's pcs:
 the function's own cycles, its callees' not included)."""
 
 from perfcounter.errors import Failure
+from perfcounter.results import model_trust
 
 TOP = 15                # functions shown
 
@@ -26,6 +27,10 @@ def report(result):
              f"{'' if plugin.cycles_wait_states == 1 else 's'}) for "
              f"{plugin.cycles_instructions} instructions, IPC "
              f"{ipc(plugin.cycles_instructions, plugin.cycles)}"]
+    trust, hint = model_trust.of(plugin.cycles_model, plugin.cycles_memory)
+    lines.append(f"cycles: {trust}")
+    if hint:
+        lines.append(f"cycles: {hint}")
     # a function's window, or its instructions' (--annotate's), summed
     summed = {}
     for w, (c, i) in plugin.windows.items():

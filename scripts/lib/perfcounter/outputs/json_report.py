@@ -15,7 +15,7 @@ from pathlib import Path
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
 from perfcounter.results import contexts, cpu_load, functions, heap, \
-    instances, kernel_objects
+    instances, kernel_objects, model_trust
 from perfcounter.boot import stops
 
 FORMAT = "perf-counter-profile"
@@ -127,7 +127,9 @@ def document(result, load_window_ns=cpu_load.DEFAULT_WINDOW_NS):
             "memory": plugin.cycles_memory,
             "wait_states": plugin.cycles_wait_states,
             "cycles": plugin.cycles,
-            "instructions": plugin.cycles_instructions}
+            "instructions": plugin.cycles_instructions,
+            "trust": model_trust.document(plugin.cycles_model,
+                                          plugin.cycles_memory)}
     rows = functions.table(result)
     if rows:
         doc["functions"] = [function_doc(f) for f in rows]
