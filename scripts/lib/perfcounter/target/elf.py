@@ -15,6 +15,7 @@ from elftools.elf.constants import P_FLAGS, SH_FLAGS
 from elftools.elf.elffile import ELFFile
 
 from perfcounter.errors import Failure
+from perfcounter.target import image_cache
 
 MAGIC = b"\x7fELF"
 MACHINES = {"EM_386": "x86", "EM_MIPS": "MIPS", "EM_ARM": "Arm",
@@ -50,6 +51,7 @@ class Image:
     entry: int = 0                                  # where it starts
     routines: set = field(default_factory=set)      # functions that are
     #                                                 assembly labels
+    sha256: str = None                              # of the file
     _starts: list = field(default=None, repr=False, compare=False)
 
     def function_name(self, addr):
@@ -130,8 +132,13 @@ def read(path):
                     s["p_vaddr"])
             for s in elf.iter_segments()
             if s["p_type"] == "PT_LOAD" and s["p_memsz"]],
-            entry=header.e_entry & ~1)
-        _read_symbols(image, elf)
+            entry=header.e_entry & ~1, sha256=image_cache.digest(data))
+        kept = image_cache.get(image.sha256, "symbols")
+        if kept:
+            _restore_symbols(image, kept)
+        else:
+            _read_symbols(image, elf)
+            image_cache.put(image.sha256, "symbols", _kept_symbols(image))
     except (ELFError, ValueError, EOFError) as err:
         raise NotElf(f"{path} is a truncated or damaged ELF file "
                      f"({err})") from None
@@ -163,6 +170,18 @@ def _read_symbols(image, elf):
     image.routines = {name for _, _, name in routines}
     image.functions = _sized(sorted(image.functions + routines),
                              image.segments)
+
+
+def _kept_symbols(image):
+    return {"symbols": image.symbols, "objects": image.objects,
+            "functions": image.functions, "routines": sorted(image.routines)}
+
+
+def _restore_symbols(image, kept):
+    image.symbols = kept["symbols"]
+    image.objects = {name: tuple(v) for name, v in kept["objects"].items()}
+    image.functions = [tuple(f) for f in kept["functions"]]
+    image.routines = set(kept["routines"])
 
 
 def _routines(labels, image):

@@ -14,9 +14,12 @@ image (its symbols) and a Dwarf, or None when the image is not built
 on that RTOS (docs/tasks.md).
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 from elftools.elf.elffile import ELFFile
+
+from perfcounter.target import image_cache
 
 
 @dataclass
@@ -300,9 +303,43 @@ def _addresses(image, functions):
 
 def layout(image):
     """The Layout of the RTOS image (an elf.Image) runs, or None; a
-    str saying what is missing for an RTOS it seems to run."""
+    str saying what is missing for an RTOS it seems to run. Kept by the
+    image's content (image_cache) once read."""
     if not any(s in image.symbols for s in ("pxCurrentTCB", "_kernel")):
         return None
+    if image.sha256:
+        kept = image_cache.get(image.sha256, "rtos")
+        if kept is not None:
+            return _restored(kept)
+    found = _read_layout(image)
+    if image.sha256:
+        image_cache.put(image.sha256, "rtos", _kept(found))
+    return found
+
+
+def _kept(found):
+    if not isinstance(found, Layout):
+        return {"message": found}
+    kept = dataclasses.asdict(found)
+    if found.states:
+        kept["states"]["lists"] = sorted(found.states.lists.items())
+        kept["states"]["queue_waits"] = sorted(
+            (found.states.queue_waits or {}).items())
+    return kept
+
+
+def _restored(kept):
+    if "message" in kept:
+        return kept["message"]
+    states = kept.pop("states")
+    if states:
+        states = States(**dict(states, lists=dict(states["lists"]),
+                               queue_waits=dict(states["queue_waits"]),
+                               code=[tuple(r) for r in states["code"]]))
+    return Layout(**kept, states=states)
+
+
+def _read_layout(image):
     dwarf = Dwarf(image.path, _addresses(image, FREERTOS_UNITS))
     try:
         for rtos in KNOWN:
