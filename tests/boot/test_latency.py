@@ -56,6 +56,16 @@ def test_latency_of_an_interrupt_masked_for_known_instructions(
     printed = re.search(rf"^  {re.escape(pendsv['name'])} +4 +"
                         rf"{low}/\d+/{low + 300} ", proc.stdout, re.M)
     assert printed, proc.stdout
+    # the stretches masked by the code: 0, 100, 300 and 20 + 50 NOPs
+    # with a store or three, from the masking instruction to the one
+    # that unmasks (counted in): the longest 302 instructions, in main
+    masked = doc["masked"]
+    assert masked["longest_instructions"] == 302
+    assert masked["longest_ns"] == 302 * per
+    assert masked["longest_in"] == "main"
+    assert masked["times"] >= 4
+    assert masked["instructions"] >= 2 + 102 + 302 + 74
+    assert "the longest 302 instructions" in proc.stdout
     # the gate: a longer worst latency regressed
     worse = json.loads(json.dumps(doc))
     for c in worse["contexts"]:

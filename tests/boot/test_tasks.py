@@ -397,6 +397,23 @@ def test_the_ticks_latency_on_every_interrupt_controller(ctx, board_name):
 
 
 @pytest.mark.parametrize("board_name", BOARDS)
+def test_stretches_with_interrupts_masked(ctx, board_name):
+    """Each work task masks interrupts once an instance, in deepest():
+    CPSID, MSR DAIFSet or CSRCI mstatus; handlers' own writes are not
+    stretches but on Cortex-M (none here)."""
+    found = run(ctx, board_name)
+    ticks = int(re.search(r"ticks (\d+)", found["stdout"]).group(1))
+    masked = found["doc"]["masked"]
+    assert masked["times"] == 3 * (ticks + 1)
+    assert masked["longest_in"] == "deepest"
+    image = elf.read(found["image"])
+    start, size, _ = next(f for f in image.functions if f[2] == "deepest")
+    assert start <= masked["longest_at"] < start + size
+    assert 0 < masked["longest_instructions"] < 30
+    assert masked["instructions"] >= masked["times"] * 10
+
+
+@pytest.mark.parametrize("board_name", BOARDS)
 def test_kernel_objects_per_object_and_operation(ctx, board_name):
     found = run(ctx, board_name)
     ticks = int(re.search(r"ticks (\d+)", found["stdout"]).group(1))

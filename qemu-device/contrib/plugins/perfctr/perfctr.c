@@ -5,8 +5,9 @@
  * it decodes each translated instruction (isa/) and instruments it for
  * the profiler and its tasks and handlers (profile/), for the devices'
  * event counters (events/), for a timing model's estimated cycles
- * (cycles/), for stops (stop/) and for the functions (probe/) and
- * stores (watch/) that the host's RTOS analyses follow.
+ * (cycles/), for stops (stop/), for the functions (probe/) and
+ * stores (watch/) that the host's RTOS analyses follow, and for the
+ * stretches with interrupts masked (mask/, with the tasks).
  *
  * This file is their only hub: it parses every argument into one
  * configuration (config.h), which each module's init takes, and wires
@@ -76,6 +77,7 @@
 #include "cycles/cycles.h"
 #include "cycles/memory.h"
 #include "events/events.h"
+#include "mask/mask.h"
 #include "perfctr-hook.h"
 #include "profile/contexts.h"
 #include "profile/profile.h"
@@ -121,6 +123,9 @@ static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
     if (config.n_watch_code) {
         watch_instrument(tb);
     }
+    if (following_contexts) {
+        mask_instrument(tb);
+    }
     if (config.cycles_model) {
         cycles_instrument(tb);
     }
@@ -140,6 +145,7 @@ static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
     }
     if (following_contexts) {
         contexts_vcpu_init(vcpu);
+        mask_vcpu_init(vcpu);
     }
 }
 
@@ -167,6 +173,9 @@ static bool write_results(const char *path)
     }
     if (config.n_watch_code) {
         watch_write(out);
+    }
+    if (following_contexts) {
+        mask_write(out);
     }
     stop_write(out);
     return fclose(out) == 0;
@@ -228,6 +237,10 @@ static const ProbeOps probe_ops = {
 static const WatchOps watch_ops = {
     .executed = profile_executed,
     .context = running_context,
+};
+static const MaskOps mask_ops = {
+    .executed = profile_executed,
+    .in_handler = contexts_in_handler,
 };
 static const EventsCyclesReader model_cycles = {
     .cycles = cycles_read,
@@ -653,6 +666,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         hook_ops.exception_returned = profile_exception_returned;
         hook_ops.irq_pended = profile_irq_pended;
         hook_ops.irq_cleared = profile_irq_cleared;
+        mask_init(&config, &mask_ops);
     }
     if (perfctr_hook_set_plugin) {
         perfctr_hook_set_plugin(&hook_ops);

@@ -31,7 +31,9 @@ handler's worst run ("run_max") and worst latency ("latency_max", in
 instructions), each one's busiest window of the
 CPU load ("load_peak", in parts per million), each task's worst
 response time ("response_max_ns", from its instances), as the counter
-"task NAME" or "[irq] FUNCTION", core "tasks", key its name; and the heap
+"task NAME" or "[irq] FUNCTION", core "tasks", key its name, and the
+longest stretch with interrupts masked ("longest", in instructions),
+key "(interrupts masked)"; and the heap
 ("heap"): its peak bytes in use ("peak_bytes") and its failed requests
 ("failures"), core and key "heap".
 
@@ -69,6 +71,7 @@ TOTAL = "total"
 RUN = "run"
 TASKS = "tasks"
 HEAP = "heap"
+MASKED = "(interrupts masked)"
 TESTS = "tests"
 WHOLE_TEST = "(test)"
 FUNCTIONS = "functions"
@@ -185,6 +188,9 @@ def _values(doc, functions=()):
             metrics["latency_max"] = c["latency"]["instructions"]["max"]
         for metric, value in metrics.items():
             out[(TASKS, c["name"], metric)] = (name, value)
+    if doc.get("masked"):
+        out[(TASKS, MASKED, "longest")] = (
+            MASKED, doc["masked"]["longest_instructions"])
     for t in (doc.get("instances") or {}).get("tasks", []):
         if t["instances"]:
             out[(TASKS, t["name"], "response_max_ns")] = (

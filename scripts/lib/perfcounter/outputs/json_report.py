@@ -96,6 +96,9 @@ def document(result, load_window_ns=cpu_load.DEFAULT_WINDOW_NS):
     profile = result.profile
     if profile and profile.contexts:
         doc["contexts"] = contexts.rows(profile, result.target)
+        masked = contexts.masked_document(profile, result.target)
+        if masked:
+            doc["masked"] = masked
         busy = cpu_load.of(profile, load_window_ns)
         if busy:
             doc["load"] = cpu_load.rows(busy, profile, result.target)

@@ -196,7 +196,29 @@ def report(profile, target):
                  "entry or from the stack it switched to; free: what the deepest left of the stack the RTOS "
                  "gave)\n")
     lines += _latency_report(table)
+    masked = masked_document(profile, target)
+    if masked and masked["times"]:
+        lines.append(
+            f"\nInterrupts masked (by the code: CPSID, BASEPRI, MIE...) "
+            f"{masked['times']:,} times, {masked['instructions']:,} "
+            f"instructions in all; the longest "
+            f"{masked['longest_instructions']:,} instructions "
+            f"({masked['longest_ns']:,} ns), masked in "
+            f"{masked['longest_in']}\n")
     return "".join(lines)
+
+
+def masked_document(profile, target):
+    """--json's "masked": the stretches the code ran with interrupts
+    masked (mask.c), the longest and the function that masked them;
+    None when the plugin did not follow them."""
+    if profile is None or profile.masked is None:
+        return None
+    times, total, longest, longest_ns, pc = profile.masked
+    return {"times": times, "instructions": total,
+            "longest_instructions": longest, "longest_ns": longest_ns,
+            "longest_in": target.elf.function_name(pc) if times else None,
+            "longest_at": pc if times else None}
 
 
 def _latency_report(table):

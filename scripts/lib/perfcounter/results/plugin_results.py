@@ -79,6 +79,9 @@ class PluginResults:
     stores: list = field(default_factory=list)  # (insns, ns, context id,
     #                                             address, value): watch=
     stores_dropped: int = 0
+    # stretches with interrupts masked (mask.c): (times, instructions in
+    # all, the longest's instructions, its ns, where it began)
+    masked: tuple = None
     end_ns: int = None              # virtual time when the profile ended
     end_instructions: int = None
     outcome: Outcome = field(default_factory=Outcome)
@@ -198,6 +201,8 @@ def read(path):
             p.probes_dropped = values[0]
         elif tag == "stores-dropped":
             p.stores_dropped = values[0]
+        elif tag == "masked":
+            p.masked = tuple(values)
         elif tag == "contexts-end":
             p.end_ns, p.end_instructions = values
         elif tag == "run-instructions":

@@ -230,6 +230,11 @@ unsigned contexts_running(unsigned index)
     return vcpu_contexts(index)->running->id;
 }
 
+bool contexts_in_handler(unsigned index)
+{
+    return vcpu_contexts(index)->nesting > 0;
+}
+
 void contexts_vcpu_init(unsigned index)
 {
     VcpuContexts *vc;

@@ -44,6 +44,8 @@ void contexts_irq_pended(unsigned index, uint64_t number);
 void contexts_irq_cleared(unsigned index, uint64_t number);
 /* The id of the context the vCPU runs */
 unsigned contexts_running(unsigned index);
+/* Whether the vCPU runs an exception handler (its own state: no lock) */
+bool contexts_in_handler(unsigned index);
 /* The vCPU's stack pointer now; UINT64_MAX if it cannot be read */
 uint64_t contexts_stack_pointer(unsigned index);
 /* The stack pointer was written: moved along its stack, or switched */
