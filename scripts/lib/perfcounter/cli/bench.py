@@ -9,9 +9,9 @@ import time
 from pathlib import Path
 
 from perfcounter import boards
-from perfcounter.bench import (coremark, cycles, device, embench, firmware,
-                               pipetest, pqc, profiling, setup, silicon,
-                               whole_command)
+from perfcounter.bench import (coremark, cycles, device, dhrystone,
+                               embench, firmware, pipetest, pqc, profiling,
+                               setup, silicon, whole_command)
 from perfcounter.bench.harness import Harness
 from perfcounter.build import firmware as firmware_build
 from perfcounter.build import qemu
@@ -56,6 +56,11 @@ def main():
                    "command on ELF, firmware that never exits (FreeRTOS's "
                    "MPS2 blinky or full demo, built by its own Makefile), "
                    "against the plain command and raw QEMU; repeatable")
+    p.add_argument("--dhrystone", metavar="DIR",
+                   help="also compare the E31 model with the HiFive1's "
+                   "Dhrystone as SiFive published it; DIR is your checkout "
+                   "of sifive/freedom-e-sdk's legacy SDK (with "
+                   "software/dhrystone; docs/cycles.md)")
     p.add_argument("--firmware", metavar="ELF",
                    help="also time a long profiled run of ELF, firmware "
                    "for the default board that never exits (FreeRTOS's "
@@ -86,6 +91,8 @@ def main():
             embench.rows(bench, args.embench)
         if args.coremark:
             coremark.rows(bench, args.coremark)
+        if args.dhrystone:
+            dhrystone.rows(bench, args.dhrystone)
         if args.dilithium_mm:
             pqc.rows(bench, args.dilithium_mm)
         if args.firmware:
