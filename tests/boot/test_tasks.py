@@ -291,6 +291,19 @@ def test_cycles_per_task_and_per_handler_run(ctx):
     # the nested one's work: a loop of 300 with a taken branch each time
     assert c["[irq] arm_nmi_isr"]["run_cycles"]["max"] > \
         c["[irq] arm_nmi_isr"]["run_instructions"]["max"] + 300
+    # the task instances in the model's cycles: every cycle a task ran is
+    # in one of its instances; a unit of work more costs each task alike
+    tasks = {t["name"]: t for t in doc["instances"]["tasks"]}
+    per = {}
+    for name in WORK_TASKS:
+        each = tasks[name]["each"]
+        assert sum(each["execution_cycles"]) == c[name]["cycles"]
+        assert len(set(each["execution_cycles"][1:])) == 1
+        per[name] = each["execution_cycles"][1]
+        assert tasks[name]["response_cycles"]["max"] >= \
+            tasks[name]["execution_cycles"]["max"]
+    assert per["gamma"] - per["beta"] == per["beta"] - per["alpha"] > 0
+    assert not bootlib.json_schema_errors(doc)
 
 
 def test_the_same_on_every_run(ctx):

@@ -238,6 +238,11 @@ static const WatchOps watch_ops = {
     .executed = profile_executed,
     .context = running_context,
 };
+static const WatchOps watch_ops_with_cycles = {
+    .executed = profile_executed,
+    .context = running_context,
+    .cycles = cycles_read,
+};
 static const MaskOps mask_ops = {
     .executed = profile_executed,
     .in_handler = contexts_in_handler,
@@ -644,7 +649,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         probe_init(&config, &probe_ops);
     }
     if (config.n_watch_code) {
-        watch_init(&config, &watch_ops);
+        watch_init(&config, config.cycles_model ? &watch_ops_with_cycles :
+                   &watch_ops);
     }
     if (config.cycles_model && !cycles_init(&config)) {
         return -1;

@@ -35,17 +35,18 @@ SEMAPHORE_WAYS = {"to receive": "to take", "to send": "to give"}
 
 @dataclass
 class Instance:
-    release: tuple                  # (instructions, ns) when made ready
+    # (instructions, ns, model cycles or 0): a point of the run or a span
+    release: tuple                  # when made ready
     first: int                      # the walk's first stretch after it
-    ran: tuple = (0, 0)             # its task's (instructions, ns) before
-    execution: tuple = (0, 0)       # what its task ran in it
-    last_ran: tuple = None          # (instructions, ns) its last stretch's end
+    ran: tuple = (0, 0, 0)          # what its task ran before it
+    execution: tuple = (0, 0, 0)    # what its task ran in it
+    last_ran: tuple = None          # its last stretch's end
     last: int = None                # the walk's stretch after that one
-    end: tuple = None               # (instructions, ns): its completion
+    end: tuple = None               # its completion
 
     @property
     def response(self):
-        return (self.end[0] - self.release[0], self.end[1] - self.release[1])
+        return _less(self.end, self.release)
 
 
 @dataclass
@@ -90,29 +91,36 @@ def of(profile, target):
         return _last[1]
     walk = _Walk(profile)
     objects = kernel_objects.of(profile, target)
-    events = sorted([(s[1], 0, s[0], s[3], None) for s in profile.switches] +
-                    [(insns, 1, ns, addr, value)
-                     for insns, ns, _, addr, value in profile.stores] +
-                    [(insns, 2, ns, cid, (handle, way))
+    # (the model's cycles at each switch and store, with --cycles; a wait
+    # needs none: it changes no state)
+    switch_cycles = profile.switch_cycles or [0] * len(profile.switches)
+    store_cycles = profile.store_cycles or [0] * len(profile.stores)
+    events = sorted([(s[1], 0, s[0], s[3], None, c)
+                     for s, c in zip(profile.switches, switch_cycles)] +
+                    [(insns, 1, ns, addr, value, c)
+                     for (insns, ns, _, addr, value), c in
+                     zip(profile.stores, store_cycles)] +
+                    [(insns, 2, ns, cid, (handle, way), None)
                      for insns, ns, cid, handle, way in
                      (objects.waits if objects else [])],
                     key=lambda e: (e[0], e[1]))
-    for insns, kind_of_event, ns, what, value in events:
-        walk.until((insns, ns))
-        if kind_of_event == 0:
-            walk.switch(what)
-            continue
+    for insns, kind_of_event, ns, what, value, cycles in events:
         if kind_of_event == 2:
             task = walk.open.get(what)
             if task is not None:
                 task.waiting_on = value
+            continue
+        walk.until((insns, ns, cycles))
+        if kind_of_event == 0:
+            walk.switch(what)
             continue
         kind = states.lists.get(value)
         if kind is not None:
             walk.store(what - (states.event_offset if kind == "pending"
                                else states.state_offset), kind)
     if profile.end_instructions is not None:
-        walk.until((profile.end_instructions, profile.end_ns))
+        walk.until((profile.end_instructions, profile.end_ns,
+                    profile.cycles if profile.switch_cycles else 0))
     found = Instances({task.cid: task for task in walk.by_key.values()
                        if task.cid is not None and
                        (task.done or task.current)},
@@ -120,8 +128,8 @@ def of(profile, target):
     for task in found.tasks.values():
         if task.current:
             inst = task.current
-            ran = walk.ran.get(task.cid, (0, 0))
-            inst.execution = (ran[0] - inst.ran[0], ran[1] - inst.ran[1])
+            inst.execution = _less(walk.ran.get(task.cid, (0, 0, 0)),
+                                   inst.ran)
     _last = (profile, found)
     return found
 
@@ -139,7 +147,7 @@ class _Walk:
         self.by_key = {}
         self.open = {}              # context id: Task with an instance open
         self.stretches = []         # (context id, instructions, ns)
-        self.ran = {}               # context id: (instructions, ns) so far
+        self.ran = {}               # context id: (instructions, ns, cycles)
         self.running = self.task_level = self.now = None
 
     def until(self, now):
@@ -147,15 +155,16 @@ class _Walk:
         was, self.now = self.now, now
         if was is None or self.running is None or now == was:
             return
-        spent = (now[0] - was[0], now[1] - was[1])
-        self.stretches.append((self.running,) + spent)
-        ran = self.ran.get(self.running, (0, 0))
-        ran = self.ran[self.running] = (ran[0] + spent[0], ran[1] + spent[1])
+        spent = _less(now, was)
+        self.stretches.append((self.running, spent[0], spent[1]))
+        ran = self.ran.get(self.running, (0, 0, 0))
+        ran = self.ran[self.running] = (ran[0] + spent[0], ran[1] + spent[1],
+                                        ran[2] + spent[2])
         task = self.open.get(self.running)
         if task is not None:
             inst = task.current
             inst.last_ran, inst.last = now, len(self.stretches)
-            inst.execution = (ran[0] - inst.ran[0], ran[1] - inst.ran[1])
+            inst.execution = _less(ran, inst.ran)
 
     def switch(self, cid):
         if cid not in self.handlers:
@@ -186,7 +195,7 @@ class _Walk:
                 got[0] += 1
                 got[1] += self.now[1] - task.blocked_since[1]
             task.current = Instance(self.now, len(self.stretches),
-                                    self.ran.get(task.cid, (0, 0)))
+                                    self.ran.get(task.cid, (0, 0, 0)))
             if task.cid is not None:
                 self.open[task.cid] = task
 
@@ -209,6 +218,11 @@ class _Walk:
         task.blocked_on = task.waiting_on or (None, None)
 
 
+def _less(a, b):
+    """a - b, of two (instructions, ns, cycles)"""
+    return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
+
+
 def _spread(values):
     return {"min": min(values), "mean": sum(values) / len(values),
             "max": max(values)}
@@ -218,7 +232,8 @@ def rows(instances, profile, target):
     """--json's "instances": per task (busiest first), its completed
     instances' statistics, waiting and blocked time, and each instance
     (columns: release_ns, response_ns, execution_ns, response and
-    execution instructions)."""
+    execution instructions; with --cycles, response and execution
+    cycles)."""
     names = contexts.labels(profile, target)
     out = []
     for c in contexts.used(profile):
@@ -250,6 +265,15 @@ def rows(instances, profile, target):
                     "response_instructions": [r[0] for r in responses],
                     "execution_instructions": [i.execution[0]
                                                for i in done]}})
+            if profile.switch_cycles:
+                # the model's cycles (--cycles), each figure as the
+                # instructions' (a release's: to its block)
+                row["response_cycles"] = _spread([r[2] for r in responses])
+                row["execution_cycles"] = _spread(
+                    [i.execution[2] for i in done])
+                row["each"]["response_cycles"] = [r[2] for r in responses]
+                row["each"]["execution_cycles"] = [i.execution[2]
+                                                   for i in done]
         row["blocked"] = []
         for (kind, handle, way), (times, ns) in sorted(
                 task.blocked.items(), key=lambda kv: -kv[1][1]):

@@ -72,6 +72,7 @@ class PluginResults:
     windows: dict = field(default_factory=dict)  # (start, end): (cyc, insns)
     contexts: dict = field(default_factory=dict)     # id: Context
     switches: list = field(default_factory=list)     # (ns, insns, vcpu, id)
+    switch_cycles: list = field(default_factory=list)   # the model's, each
     switches_dropped: int = 0
     probes: list = field(default_factory=list)  # (kind, start, insns, ns,
     #                                             context, (values))
@@ -79,6 +80,7 @@ class PluginResults:
     stores: list = field(default_factory=list)  # (insns, ns, context id,
     #                                             address, value): watch=
     stores_dropped: int = 0
+    store_cycles: list = field(default_factory=list)    # the model's, each
     # stretches with interrupts masked (mask.c): (times, instructions in
     # all, the longest's instructions, its ns, where it began)
     masked: tuple = None
@@ -123,7 +125,10 @@ def read(path):
         tag, *fields = line.split()
         if tag == "switch":
             # Most lines of a long run with tasks: decimal, parsed as such
-            p.switches.append(tuple(map(int, fields)))
+            values = tuple(map(int, fields))
+            p.switches.append(values[:4])
+            if len(values) > 4:
+                p.switch_cycles.append(values[4])
             continue
         if tag == "context":
             nums = [int(f, 0) for f in fields[2:19]]
@@ -141,9 +146,11 @@ def read(path):
             continue
         # (many lines in a long run: each field parsed in its own base)
         if tag == "store":
-            insns, ns, cid, addr, value = fields
+            insns, ns, cid, addr, value = fields[:5]
             p.stores.append((int(insns), int(ns), int(cid), int(addr, 16),
                              int(value, 16)))
+            if len(fields) > 5:
+                p.store_cycles.append(int(fields[5]))
             continue
         if tag == "probe-entry":
             start, insns, ns, cid, arg0, arg1 = fields
@@ -255,8 +262,10 @@ def between(earlier, later):
         - earlier.cycles_instructions,
         windows=_windows_less(later.windows, earlier.windows),
         switches=later.switches[len(earlier.switches):],
+        switch_cycles=later.switch_cycles[len(earlier.switch_cycles):],
         probes=later.probes[len(earlier.probes):],
         stores=later.stores[len(earlier.stores):],
+        store_cycles=later.store_cycles[len(earlier.store_cycles):],
         end_ns=later.end_ns, end_instructions=later.end_instructions,
         outcome=later.outcome)
     for id, c in later.contexts.items():

@@ -90,6 +90,7 @@ typedef struct VcpuContexts {
 typedef struct Switch {
     int64_t ns;
     uint64_t instructions;
+    uint64_t cycles;            /* the timing model's, or 0 */
     uint32_t vcpu;
     uint32_t id;                /* the context that runs from then on */
 } Switch;
@@ -184,11 +185,13 @@ static void note_sp(Context *c, uint64_t sp)
     }
 }
 
-static void add_switch(unsigned index, uint64_t now, Context *to)
+static void add_switch(unsigned index, uint64_t now, uint64_t cycles,
+                       Context *to)
 {
     Switch s = {
         .ns = perfctr_hook_virtual_ns ? perfctr_hook_virtual_ns(now) : -1,
         .instructions = now,
+        .cycles = cycles,
         .vcpu = index,
         .id = to->id,
     };
@@ -222,7 +225,7 @@ static void run(VcpuContexts *vc, unsigned index, Context *c)
 {
     vc->running = c;
     ops->run_stack(index, c->calls);
-    add_switch(index, vc->since, c);
+    add_switch(index, vc->since, vc->since_cycles, c);
 }
 
 unsigned contexts_running(unsigned index)
@@ -274,8 +277,9 @@ void contexts_vcpu_init(unsigned index)
     vc->task = new_context(false);
     vc->running = vc->task;
     vc->since = ops->executed(index);
+    vc->since_cycles = ops->cycles ? ops->cycles(index) : 0;
     ops->run_stack(index, vc->task->calls);
-    add_switch(index, vc->since, vc->task);
+    add_switch(index, vc->since, vc->since_cycles, vc->task);
 }
 
 static void end_run(Context *h)
@@ -575,7 +579,9 @@ void contexts_restart(void)
     g_array_set_size(switches, 0);
     switches_dropped = 0;
     for (i = 0; i < vcpus->len; i++) {
-        add_switch(i, vcpu_contexts(i)->since, vcpu_contexts(i)->running);
+        VcpuContexts *vc = vcpu_contexts(i);
+
+        add_switch(i, vc->since, vc->since_cycles, vc->running);
     }
 }
 
@@ -609,8 +615,14 @@ void contexts_write(FILE *out)
     for (i = 0; i < switches->len; i++) {
         Switch *s = &g_array_index(switches, Switch, i);
 
-        fprintf(out, "switch %" PRId64 " %" PRIu64 " %u %u\n",
-                s->ns, s->instructions, s->vcpu, s->id);
+        if (ops->cycles) {
+            fprintf(out, "switch %" PRId64 " %" PRIu64 " %u %u %" PRIu64
+                    "\n", s->ns, s->instructions, s->vcpu, s->id,
+                    s->cycles);
+        } else {
+            fprintf(out, "switch %" PRId64 " %" PRIu64 " %u %u\n",
+                    s->ns, s->instructions, s->vcpu, s->id);
+        }
     }
     for (i = 0; i < contexts->len; i++) {
         Context *c = g_ptr_array_index(contexts, i);

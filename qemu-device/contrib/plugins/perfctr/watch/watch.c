@@ -27,6 +27,7 @@
 
 typedef struct WatchRecord {
     uint64_t instructions;
+    uint64_t cycles;            /* the timing model's, or 0 */
     int64_t ns;
     uint64_t address;
     uint64_t value;
@@ -65,6 +66,7 @@ static void stored(unsigned vcpu_index, qemu_plugin_meminfo_t info,
     r.ns = perfctr_hook_virtual_ns ?
            perfctr_hook_virtual_ns(r.instructions) : -1;
     r.context = ops->context(vcpu_index);
+    r.cycles = ops->cycles ? ops->cycles(vcpu_index) : 0;
     g_mutex_lock(&lock);
     if (records->len < MAX_WATCH_RECORDS) {
         g_array_append_val(records, r);
@@ -127,8 +129,12 @@ void watch_write(FILE *out)
         WatchRecord *r = &g_array_index(records, WatchRecord, i);
 
         fprintf(out, "store %" PRIu64 " %" PRId64 " %u 0x%" PRIx64
-                " 0x%" PRIx64 "\n", r->instructions, r->ns, r->context,
+                " 0x%" PRIx64, r->instructions, r->ns, r->context,
                 r->address, r->value);
+        if (ops->cycles) {
+            fprintf(out, " %" PRIu64, r->cycles);
+        }
+        fputc('\n', out);
     }
     fprintf(out, "stores-dropped %" PRIu64 "\n", dropped);
     g_mutex_unlock(&lock);

@@ -18,6 +18,8 @@ typedef struct WatchOps {
     uint64_t (*executed)(unsigned vcpu_index);
     /* The id of the context (task, handler) the vCPU runs */
     unsigned (*context)(unsigned vcpu_index);
+    /* The timing model's cycles so far; NULL without a model */
+    uint64_t (*cycles)(unsigned vcpu_index);
 } WatchOps;
 
 void watch_init(const PerfctrConfig *config, const WatchOps *ops);
