@@ -17,7 +17,7 @@ what the allocator rounded them to or its headers.
 
 from dataclasses import dataclass, field
 
-from perfcounter.results import contexts
+from perfcounter.results import contexts, plugin_results
 
 # The allocators' functions, by what each does; the RTOS's first
 ROLES = {"pvPortMalloc": "malloc", "vPortFree": "free",
@@ -48,18 +48,12 @@ class Heap:
     dropped: int = 0
 
 
-# The last Heap made: the text, --json and the timeline each ask for it
-_last = (None, None)
-
-
+@plugin_results.once_per_run
 def of(profile, target):
     """The Heap of a run whose plugin probed the allocators; None if it
     did not."""
-    global _last
     if profile is None or not profile.probes:
         return None
-    if _last[0] is profile:
-        return _last[1]
     names = {start: name for (start, _), name in probed(target).items()}
     if not names:
         return None                 # its probes were the kernel objects'
@@ -83,7 +77,6 @@ def of(profile, target):
         name, args = calls.pop()
         if not calls and name:      # the outermost, not counted yet
             _account(heap, ROLES[name], args, values[0], cid, ns)
-    _last = (profile, heap)
     return heap
 
 

@@ -26,7 +26,7 @@ given apart and in no statistic. One vCPU only.
 
 from dataclasses import dataclass, field
 
-from perfcounter.results import contexts, kernel_objects
+from perfcounter.results import contexts, kernel_objects, plugin_results
 
 NOT_READY = ("delayed", "suspended", "deleted")
 # A semaphore's or mutex's waiters, in its words
@@ -74,21 +74,15 @@ class Instances:
     objects: object = None          # kernel_objects.KernelObjects, or None
 
 
-# The last Instances made: the text, --json and the timeline each ask
-_last = (None, None)
-
-
+@plugin_results.once_per_run
 def of(profile, target):
     """The Instances of a run whose plugin watched the RTOS's state lists;
     None if it did not, or ran several vCPUs."""
-    global _last
     layout = target.rtos_layout
     states = getattr(layout, "states", None)
     if profile is None or states is None or not profile.stores or \
             len({s[2] for s in profile.switches}) > 1:
         return None
-    if _last[0] is profile:
-        return _last[1]
     walk = _Walk(profile)
     objects = kernel_objects.of(profile, target)
     # (the model's cycles at each switch and store, with --cycles; a wait
@@ -130,7 +124,6 @@ def of(profile, target):
             inst = task.current
             inst.execution = _less(walk.ran.get(task.cid, (0, 0, 0)),
                                    inst.ran)
-    _last = (profile, found)
     return found
 
 

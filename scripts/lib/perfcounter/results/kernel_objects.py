@@ -18,7 +18,7 @@ list of waiters) name the object each blocked task instance waited on
 
 from dataclasses import dataclass, field
 
-from perfcounter.results import contexts
+from perfcounter.results import contexts, plugin_results
 
 # FreeRTOS's queue functions (queue.c), by what a call of each does
 ROLES = {"xQueueGenericSend": "send", "xQueueGenericSendFromISR": "send",
@@ -69,19 +69,12 @@ class KernelObjects:
     dropped: int = 0
 
 
-# The last KernelObjects made: the text, --json, the timeline and the
-# instances each ask for it
-_last = (None, None)
-
-
+@plugin_results.once_per_run
 def of(profile, target):
     """The KernelObjects of a run whose plugin probed the queue functions;
     None if it did not."""
-    global _last
     if profile is None or not profile.probes:
         return None
-    if _last[0] is profile:
-        return _last[1]
     names = {start: name for (start, _), name in probed(target).items()}
     if not any(name in ROLES for name in names.values()):
         return None
@@ -116,7 +109,6 @@ def of(profile, target):
                 break
         else:
             found.waits.append((insns, ns, cid, at, "waiters"))
-    _last = (profile, found)
     return found
 
 

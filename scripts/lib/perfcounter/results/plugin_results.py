@@ -278,3 +278,17 @@ def between(earlier, later):
                         run_total=c.run_total - was.run_total)
         p.contexts[id] = c
     return p
+
+
+def once_per_run(analysis):
+    """analysis(profile, target), made once for the last profile given:
+    the text, --json, the timeline and the other analyses each ask for
+    it of the same run."""
+    last = [None, None]
+
+    def made(profile, target):
+        if profile is None or last[0] is not profile:
+            last[:] = [profile, analysis(profile, target)]
+        return last[1]
+    made.__doc__ = analysis.__doc__
+    return made
