@@ -173,11 +173,6 @@ void cycles_left_code(unsigned vcpu, uint64_t pc)
 
 void cycles_vcpu_init(unsigned vcpu)
 {
-    static const char *const rv[32] = {
-        "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1",
-        "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4",
-        "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
-    };
     g_autoptr(GArray) all = qemu_plugin_get_registers();
     bool riscv = config->isa == ISA_RISCV;
     guint i;
@@ -194,7 +189,9 @@ void cycles_vcpu_init(unsigned vcpu)
         for (r = 0; r < (riscv ? 32 : 13); r++) {
             g_autofree char *arm = g_strdup_printf("r%u", r);
 
-            if (!regs[r] && g_str_equal(d->name, riscv ? rv[r] : arm)) {
+            if (!regs[r] &&
+                g_str_equal(d->name,
+                            riscv ? isa_riscv_register_names[r] : arm)) {
                 regs[r] = d->handle;
             }
         }

@@ -50,6 +50,9 @@ typedef struct InsnClass {
     bool store;             /* writes data memory (STM, PUSH, SWP too) */
 } InsnClass;
 
+/* GDB's names of RISC-V's general registers x0 to x31, as QEMU gives them */
+extern const char *const isa_riscv_register_names[32];
+
 /* What the timing models (cycles-*.c) need to know of an instruction */
 typedef enum TimingClass {
     TC_ALU,             /* single-cycle data processing, moves, hints */

@@ -10,6 +10,12 @@
 
 #include "isa/internal.h"
 
+const char *const isa_riscv_register_names[32] = {
+    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1",
+    "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4",
+    "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+};
+
 /*
  * Zcmp's push and pop (the code-size reduction extension, in the
  * encoding C.FSDSP has on cores with D; ours have none): quadrant 2,

@@ -24,6 +24,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "isa/isa.h"
 #include "perfctr-hook.h"
 #include "mask/mask.h"
 
@@ -302,12 +303,6 @@ void mask_init(const PerfctrConfig *cfg, const MaskOps *mask_ops)
 
 void mask_vcpu_init(unsigned index)
 {
-    /* GDB's names of the general registers, by number */
-    static const char *const riscv[32] = {
-        "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1",
-        "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4",
-        "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
-    };
     g_autoptr(GArray) all = qemu_plugin_get_registers();
     unsigned i, r;
 
@@ -321,7 +316,8 @@ void mask_vcpu_init(unsigned index)
             g_autofree char *x = g_strdup_printf("x%u", r);
 
             if (config->isa == ISA_RISCV ?
-                g_str_equal(d->name, riscv[r]) || g_str_equal(d->name, x) :
+                g_str_equal(d->name, isa_riscv_register_names[r]) ||
+                g_str_equal(d->name, x) :
                 g_str_equal(d->name, arm)) {
                 regs[r] = d->handle;
             }
