@@ -5,7 +5,8 @@ calls an actor instance. An instance of a task runs from its release
 completion (it blocked, was delayed or suspended, and was switched
 out). Per task: the instances, each one's response time (release to
 completion) and execution time (what the task itself ran in it), in
-instructions and virtual time; the rest of the response is waiting
+instructions, virtual time and, with --cycles, the timing model's
+cycles; the rest of the response is waiting
 ready, preempted by other tasks and handlers (by whom is counted), and
 between two instances the task is blocked (delayed, suspended: the
 list the RTOS put it in says which).
