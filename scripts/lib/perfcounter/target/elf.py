@@ -134,9 +134,7 @@ def read(path):
             if s["p_type"] == "PT_LOAD" and s["p_memsz"]],
             entry=header.e_entry & ~1, sha256=image_cache.digest(data))
         kept = image_cache.get(image.sha256, "symbols")
-        if kept:
-            _restore_symbols(image, kept)
-        else:
+        if not (kept and _restore_symbols(image, kept)):
             _read_symbols(image, elf)
             image_cache.put(image.sha256, "symbols", _kept_symbols(image))
     except (ELFError, ValueError, EOFError) as err:
@@ -178,10 +176,18 @@ def _kept_symbols(image):
 
 
 def _restore_symbols(image, kept):
-    image.symbols = kept["symbols"]
-    image.objects = {name: tuple(v) for name, v in kept["objects"].items()}
-    image.functions = [tuple(f) for f in kept["functions"]]
-    image.routines = set(kept["routines"])
+    """Whether what the cache kept could be restored."""
+    try:
+        image.symbols = kept["symbols"]
+        image.objects = {name: tuple(v)
+                         for name, v in kept["objects"].items()}
+        image.functions = [tuple(f) for f in kept["functions"]]
+        image.routines = set(kept["routines"])
+    except (TypeError, KeyError, ValueError, AttributeError):
+        image.symbols, image.objects, image.functions = {}, {}, []
+        image.routines = set()
+        return False
+    return True
 
 
 def _routines(labels, image):

@@ -309,8 +309,11 @@ def layout(image):
         return None
     if image.sha256:
         kept = image_cache.get(image.sha256, "rtos")
-        if kept is not None:
-            return _restored(kept)
+        try:
+            if kept is not None:
+                return _restored(kept)
+        except (TypeError, KeyError, ValueError):
+            pass                # kept by a version that laid it out otherwise
     found = _read_layout(image)
     if image.sha256:
         image_cache.put(image.sha256, "rtos", _kept(found))
