@@ -61,8 +61,12 @@ def _split(output):
 def rows(bench, image, board):
     """Add the rows of image (an RTOS demo's ELF) on board."""
     runs = min(bench.runs, 5)
-    name = Path(image).name if Path(image).name != "RTOSDemo.out" else \
-        f"{Path(image).parents[3].name}/RTOSDemo.out"
+    # (FreeRTOS's demos all build output/RTOSDemo.out: named by their
+    # folder, build/gcc/output's grandparent)
+    path = Path(image)
+    name = f"{path.parents[3].name}/{path.name}" \
+        if path.name == "RTOSDemo.out" and len(path.parents) > 3 \
+        else path.name
     with tempfile.TemporaryDirectory() as tmp:
         profile = [str(REPO / "scripts" / "profile"), str(image),
                    "--board", board.name, "--stop-after", STOP]

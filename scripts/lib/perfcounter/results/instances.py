@@ -58,7 +58,7 @@ class Task:
     blocked_by: str = None          # the list it was last put in
     waiting_on: tuple = None        # (object's handle, way) it waits on
     blocked_on: tuple = (None, None)    # ... when its last instance ended
-    blocked_since: tuple = None     # (instructions, ns): its completion
+    blocked_since: tuple = None     # its last instance's completion
     current: Instance = None
     done: list = field(default_factory=list)
     # what ran while its completed instances waited: id: instructions, ns
