@@ -163,7 +163,7 @@ static bool write_results(const char *path)
     if (config.profiling) {
         profile_write(out);
     } else {
-        fprintf(out, "perfctr-profile 1\nmode none\n");
+        fprintf(out, "perfctr-profile 2\nmode none\n");
     }
     if (config.cycles_model) {
         cycles_write(out);

@@ -59,12 +59,12 @@ def of(profile, target):
         return None                 # its probes were the kernel objects'
     heap = Heap(sorted(set(names.values())), dropped=profile.probes_dropped)
     pending = {}        # context: [(function, arguments)] of calls made
-    for kind, start, _, ns, cid, values in profile.probes:
+    for returned, start, _, ns, cid, *values in profile.probes:
         name = names.get(start)
         if name is None:
             continue
         calls = pending.setdefault(cid, [])
-        if kind == "entry":
+        if not returned:
             if not calls and ROLES[name] == "free":
                 # Counted now: a free that yields (FreeRTOS resuming its
                 # scheduler) returns after others may reuse the block

@@ -84,16 +84,16 @@ def of(profile, target):
     found = KernelObjects({}, [], [], profile.probes_dropped)
     pending = {}        # context: [(function, arguments)] of calls made
     waits = []
-    for kind, start, insns, ns, cid, values in profile.probes:
+    for returned, start, insns, ns, cid, *values in profile.probes:
         name = names.get(start)
         if name is None:
             continue
         if name in WAITS:
-            if kind == "entry":
+            if not returned:
                 waits.append((insns, ns, cid, values[0]))
             continue
         calls = pending.setdefault(cid, [])
-        if kind == "entry":
+        if not returned:
             calls.append((name, values))
             continue
         if not calls:

@@ -4,12 +4,13 @@ exits (its out= file; the format is docs/plugin-results.md): the
 profile, the tasks and handlers, the estimated cycles, and how the run
 ended."""
 
+import struct
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from perfcounter.errors import Failure
 
-FORMAT_LINE = "perfctr-profile 1"
+FORMAT_LINE = "perfctr-profile 2"
 
 
 @dataclass
@@ -74,8 +75,9 @@ class PluginResults:
     switches: list = field(default_factory=list)     # (ns, insns, vcpu, id)
     switch_cycles: list = field(default_factory=list)   # the model's, each
     switches_dropped: int = 0
-    probes: list = field(default_factory=list)  # (kind, start, insns, ns,
-    #                                             context, (values))
+    probes: list = field(default_factory=list)  # (returned, start, insns,
+    #          ns, context, value0, value1): an entry's first two arguments,
+    #          a return's value (and 0)
     probes_dropped: int = 0
     stores: list = field(default_factory=list)  # (insns, ns, context id,
     #                                             address, value): watch=
@@ -114,22 +116,64 @@ def read(path):
     """The PluginResults the plugin wrote to path; Failure if there are
     none (QEMU failed to start, or was killed before it could write)."""
     try:
-        lines = open(path).read().splitlines()
+        data = open(path, "rb").read()
     except OSError as err:
         raise Failure(f"the profiler wrote no results ({err}); see QEMU's "
                       f"messages above") from None
-    if not lines or lines[0] != FORMAT_LINE:
+    if not data.startswith(FORMAT_LINE.encode() + b"\n"):
         raise Failure(f"{path} is not a profile the plugin wrote")
     p = PluginResults()
-    for line in lines[1:]:
+    for tag, found in _sections(data, path):
+        if tag is None:
+            _read_lines(p, found)
+        elif tag == "switch":
+            p.switches = [r[:4] for r in found] if found and \
+                len(found[0]) > 4 else found
+            if found and len(found[0]) > 4:
+                p.switch_cycles = [r[4] for r in found]
+        elif tag == "store":
+            p.stores = [r[:5] for r in found] if found and \
+                len(found[0]) > 5 else found
+            if found and len(found[0]) > 5:
+                p.store_cycles = [r[5] for r in found]
+        elif tag == "probe":
+            p.probes = found
+    return p
+
+
+def _sections(data, path):
+    """The file in order: (None, its text lines) between blocks of
+    records, (TAG, the block's records as tuples) for each block."""
+    pos = 0
+    while pos < len(data):
+        at = pos if data.startswith(b"records ", pos) else \
+            data.find(b"\nrecords ", pos) + 1
+        if at <= 0:
+            at = len(data)
+        if at > pos:
+            yield None, data[pos:at].decode().splitlines()
+        if at == len(data):
+            return
+        eol = data.find(b"\n", at)
+        try:
+            _, tag, count, fields = data[at:eol].decode().split()
+            if fields.strip("qQ"):
+                raise ValueError(fields)
+            layout = struct.Struct("<" + fields)
+            pos = eol + 1 + layout.size * int(count)
+        except ValueError:
+            raise Failure(f"{path}: a records line the plugin did not "
+                          f"write: {data[at:eol][:80]!r}") from None
+        if eol < 0 or pos >= len(data) or data[pos:pos + 1] != b"\n":
+            raise Failure(f"{path} is cut short in its {tag} records")
+        yield tag, list(layout.iter_unpack(memoryview(data)[eol + 1:pos]))
+        pos += 1
+
+
+def _read_lines(p, lines):
+    """The text records of lines into p"""
+    for line in lines:
         tag, *fields = line.split()
-        if tag == "switch":
-            # Most lines of a long run with tasks: decimal, parsed as such
-            values = tuple(map(int, fields))
-            p.switches.append(values[:4])
-            if len(values) > 4:
-                p.switch_cycles.append(values[4])
-            continue
         if tag == "context":
             nums = [int(f, 0) for f in fields[2:19]]
             c = Context(int(fields[0]), fields[1], *nums,
@@ -143,24 +187,6 @@ def read(path):
             if c:
                 c.latency = tuple(nums[1:5])
                 c.latency_ns = (nums[1],) + tuple(nums[5:8])
-            continue
-        # (many lines in a long run: each field parsed in its own base)
-        if tag == "store":
-            insns, ns, cid, addr, value = fields[:5]
-            p.stores.append((int(insns), int(ns), int(cid), int(addr, 16),
-                             int(value, 16)))
-            if len(fields) > 5:
-                p.store_cycles.append(int(fields[5]))
-            continue
-        if tag == "probe-entry":
-            start, insns, ns, cid, arg0, arg1 = fields
-            p.probes.append(("entry", int(start, 16), int(insns), int(ns),
-                             int(cid), (int(arg0, 16), int(arg1, 16))))
-            continue
-        if tag == "probe-return":
-            start, insns, ns, cid, value = fields
-            p.probes.append(("return", int(start, 16), int(insns), int(ns),
-                             int(cid), (int(value, 16),)))
             continue
         if tag == "stopped-by":
             p.outcome.stopped_by = line.partition(" ")[2]
@@ -216,7 +242,6 @@ def read(path):
             p.outcome.instructions = values[0]
         elif tag == "run-ns":
             p.outcome.ns = values[0]
-    return p
 
 
 def _less(later, earlier):

@@ -24,6 +24,7 @@
 
 #include "perfctr-hook.h"
 #include "probe/probe.h"
+#include "records/records.h"
 
 /* Records kept; those after are counted as dropped */
 #define MAX_PROBE_RECORDS (1u << 20)
@@ -245,20 +246,19 @@ void probe_write(FILE *out)
     guint i;
 
     g_mutex_lock(&lock);
+    records_begin(out, "probe", records->len, "QQQqQQQ");
     for (i = 0; i < records->len; i++) {
         ProbeRecord *r = &g_array_index(records, ProbeRecord, i);
 
-        if (r->is_return) {
-            fprintf(out, "probe-return 0x%" PRIx64 " %" PRIu64 " %" PRId64
-                    " %u 0x%" PRIx64 "\n", config->probes[r->probe].start,
-                    r->instructions, r->ns, r->context, r->value[0]);
-        } else {
-            fprintf(out, "probe-entry 0x%" PRIx64 " %" PRIu64 " %" PRId64
-                    " %u 0x%" PRIx64 " 0x%" PRIx64 "\n",
-                    config->probes[r->probe].start, r->instructions, r->ns,
-                    r->context, r->value[0], r->value[1]);
-        }
+        records_put(out, r->is_return);
+        records_put(out, config->probes[r->probe].start);
+        records_put(out, r->instructions);
+        records_put(out, r->ns);
+        records_put(out, r->context);
+        records_put(out, r->value[0]);
+        records_put(out, r->is_return ? 0 : r->value[1]);
     }
+    records_end(out);
     fprintf(out, "probes-dropped %" PRIu64 "\n", dropped);
     g_mutex_unlock(&lock);
 }

@@ -35,6 +35,7 @@
 
 #include "perfctr-hook.h"
 #include "profile/contexts.h"
+#include "records/records.h"
 
 /* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_virtual_ns
@@ -612,18 +613,20 @@ void contexts_write(FILE *out)
                 c->sp_low == UINT64_MAX ? 0 : c->sp_high - c->sp_low,
                 c->name);
     }
+    records_begin(out, "switch", switches->len,
+                  ops->cycles ? "qQQQQ" : "qQQQ");
     for (i = 0; i < switches->len; i++) {
         Switch *s = &g_array_index(switches, Switch, i);
 
+        records_put(out, s->ns);
+        records_put(out, s->instructions);
+        records_put(out, s->vcpu);
+        records_put(out, s->id);
         if (ops->cycles) {
-            fprintf(out, "switch %" PRId64 " %" PRIu64 " %u %u %" PRIu64
-                    "\n", s->ns, s->instructions, s->vcpu, s->id,
-                    s->cycles);
-        } else {
-            fprintf(out, "switch %" PRId64 " %" PRIu64 " %u %u\n",
-                    s->ns, s->instructions, s->vcpu, s->id);
+            records_put(out, s->cycles);
         }
     }
+    records_end(out);
     for (i = 0; i < contexts->len; i++) {
         Context *c = g_ptr_array_index(contexts, i);
 

@@ -809,7 +809,7 @@ void profile_write(FILE *out)
     if (!config->period) {
         gather_exact_histogram();
     }
-    fprintf(out, "perfctr-profile 1\n");
+    fprintf(out, "perfctr-profile 2\n");
     fprintf(out, "mode %s\n", config->period ? "sample" : "exact");
     fprintf(out, "period %" PRIu64 "\n", config->period ? config->period : 1);
     fprintf(out, "instructions %" PRIu64 "\n", total);

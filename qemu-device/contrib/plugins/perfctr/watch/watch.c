@@ -21,6 +21,7 @@
 #include "isa/isa.h"
 #include "perfctr-hook.h"
 #include "watch/watch.h"
+#include "records/records.h"
 
 /* Records kept; those after are counted as dropped */
 #define MAX_WATCH_RECORDS (1u << 20)
@@ -125,17 +126,21 @@ void watch_write(FILE *out)
     guint i;
 
     g_mutex_lock(&lock);
+    records_begin(out, "store", records->len,
+                  ops->cycles ? "QqQQQQ" : "QqQQQ");
     for (i = 0; i < records->len; i++) {
         WatchRecord *r = &g_array_index(records, WatchRecord, i);
 
-        fprintf(out, "store %" PRIu64 " %" PRId64 " %u 0x%" PRIx64
-                " 0x%" PRIx64, r->instructions, r->ns, r->context,
-                r->address, r->value);
+        records_put(out, r->instructions);
+        records_put(out, r->ns);
+        records_put(out, r->context);
+        records_put(out, r->address);
+        records_put(out, r->value);
         if (ops->cycles) {
-            fprintf(out, " %" PRIu64, r->cycles);
+            records_put(out, r->cycles);
         }
-        fputc('\n', out);
     }
+    records_end(out);
     fprintf(out, "stores-dropped %" PRIu64 "\n", dropped);
     g_mutex_unlock(&lock);
 }

@@ -1,0 +1,38 @@
+/*
+ * perfctr plugin: bulk records of the results file.  The records a long
+ * run keeps by the hundred thousand (switches, probes, stores) are
+ * written as binary, not one text line each: the package reads them
+ * without parsing a number (docs/plugin-results.md).  A block is the
+ * line "records TAG COUNT FIELDS", then COUNT records of one 64-bit
+ * little-endian integer per letter of FIELDS (q: signed, Q: unsigned),
+ * then a newline.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef PERFCTR_RECORDS_H
+#define PERFCTR_RECORDS_H
+
+#include <glib.h>
+#include <stdint.h>
+#include <stdio.h>
+
+static inline void records_begin(FILE *out, const char *tag, guint count,
+                                 const char *fields)
+{
+    fprintf(out, "records %s %u %s\n", tag, count, fields);
+}
+
+static inline void records_put(FILE *out, uint64_t value)
+{
+    uint64_t le = GUINT64_TO_LE(value);
+
+    fwrite(&le, sizeof(le), 1, out);
+}
+
+static inline void records_end(FILE *out)
+{
+    fputc('\n', out);
+}
+
+#endif
