@@ -26,10 +26,12 @@ given apart and in no statistic. One vCPU only.
 """
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from perfcounter.results import contexts, kernel_objects, plugin_results
 
 NOT_READY = ("delayed", "suspended", "deleted")
+CHECKPOINT = 64             # stretches between two of the walk's sums
 # A semaphore's or mutex's waiters, in its words
 SEMAPHORE_WAYS = {"to receive": "to take", "to send": "to give"}
 
@@ -44,6 +46,7 @@ class Instance:
     last_ran: tuple = None          # its last stretch's end
     last: int = None                # the walk's stretch after that one
     end: tuple = None               # its completion
+    ran_then: tuple = None          # what its task had run by last_ran
 
     @property
     def response(self):
@@ -98,7 +101,7 @@ def of(profile, target):
                     [(insns, 2, ns, cid, (handle, way), None)
                      for insns, ns, cid, handle, way in
                      (objects.waits if objects else [])],
-                    key=lambda e: (e[0], e[1]))
+                    key=itemgetter(0, 1))
     for insns, kind_of_event, ns, what, value, cycles in events:
         if kind_of_event == 2:
             task = walk.open.get(what)
@@ -142,23 +145,30 @@ class _Walk:
         self.open = {}              # context id: Task with an instance open
         self.stretches = []         # (context id, instructions, ns)
         self.ran = {}               # context id: (instructions, ns, cycles)
+        # ran after each CHECKPOINT stretches: a long window is summed
+        # from two of them and the few stretches at its ends
+        self.checkpoints = [{}]
         self.running = self.task_level = self.now = None
 
     def until(self, now):
         """running ran from the last event to now"""
         was, self.now = self.now, now
-        if was is None or self.running is None or now == was:
+        running = self.running
+        if was is None or running is None or now == was:
             return
-        spent = _less(now, was)
-        self.stretches.append((self.running, spent[0], spent[1]))
-        ran = self.ran.get(self.running, (0, 0, 0))
-        ran = self.ran[self.running] = (ran[0] + spent[0], ran[1] + spent[1],
-                                        ran[2] + spent[2])
-        task = self.open.get(self.running)
+        insns, ns, cycles = now[0] - was[0], now[1] - was[1], now[2] - was[2]
+        self.stretches.append((running, insns, ns))
+        ran = self.ran.get(running)
+        ran = self.ran[running] = (ran[0] + insns, ran[1] + ns,
+                                   ran[2] + cycles) if ran else \
+            (insns, ns, cycles)
+        if len(self.stretches) % CHECKPOINT == 0:
+            self.checkpoints.append(dict(self.ran))
+        task = self.open.get(running)
         if task is not None:
             inst = task.current
-            inst.last_ran, inst.last = now, len(self.stretches)
-            inst.execution = _less(ran, inst.ran)
+            inst.last_ran, inst.last, inst.ran_then = \
+                now, len(self.stretches), ran
 
     def switch(self, cid):
         if cid not in self.handlers:
@@ -198,10 +208,12 @@ class _Walk:
         switch, is not waiting"""
         inst = task.current
         inst.end = inst.last_ran or self.now
+        if inst.ran_then:
+            inst.execution = _less(inst.ran_then, inst.ran)
         insns_by, ns_by = task.preempted_insns, task.preempted_ns
         mine = task.cid
-        for cid, insns, ns in self.stretches[inst.first:inst.last or
-                                             inst.first]:
+        for cid, (insns, ns) in self._ran_in(inst.first,
+                                              inst.last or inst.first):
             if cid != mine:
                 insns_by[cid] = insns_by.get(cid, 0) + insns
                 ns_by[cid] = ns_by.get(cid, 0) + ns
@@ -210,6 +222,30 @@ class _Walk:
         self.open.pop(task.cid, None)
         task.blocked_since = inst.end
         task.blocked_on = task.waiting_on or (None, None)
+
+
+    def _ran_in(self, first, last):
+        """[(id, (instructions, ns))] each context ran in the stretches
+        first to last (excluded); none that ran none"""
+        by = {}
+        low, high = -(-first // CHECKPOINT), last // CHECKPOINT
+        if high - low < 2:
+            ends = (self.stretches[first:last],)
+        else:
+            ends = (self.stretches[first:low * CHECKPOINT],
+                    self.stretches[high * CHECKPOINT:last])
+            was = self.checkpoints[low]
+            for cid, (insns, ns, _) in self.checkpoints[high].items():
+                before = was.get(cid)
+                if before is None:
+                    by[cid] = (insns, ns)
+                elif insns != before[0] or ns != before[1]:
+                    by[cid] = (insns - before[0], ns - before[1])
+        for stretches in ends:
+            for cid, insns, ns in stretches:
+                got = by.get(cid, (0, 0))
+                by[cid] = (got[0] + insns, got[1] + ns)
+        return by.items()
 
 
 def _less(a, b):
