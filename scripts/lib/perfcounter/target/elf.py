@@ -10,10 +10,6 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.constants import P_FLAGS, SH_FLAGS
-from elftools.elf.elffile import ELFFile
-
 from perfcounter.errors import Failure
 from perfcounter.target import image_cache
 
@@ -104,12 +100,28 @@ def address(image, where):
 
 def read(path):
     """Read path as a little-endian ELF executable, 32-bit or AArch64's
-    64-bit (with Debian's pyelftools); NotElf if it is not one."""
+    64-bit (with Debian's pyelftools); NotElf if it is not one. What an
+    earlier run read of the same image comes from the cache: pyelftools
+    is not even imported then (25 ms of every command)."""
     path = Path(path)
     data = path.read_bytes()
     if data[:4] != MAGIC:
         shown = data[:4].hex(" ") if data else "nothing: it is empty"
         raise NotElf(f"{path} is not an ELF image (it starts with {shown})")
+    sha = image_cache.digest(data)
+    image = _restored(path, data, sha)
+    if image is None:
+        image, layout = _parsed(path, data, sha)
+        image_cache.put(sha, "layout", layout)
+        image_cache.put(sha, "symbols", _kept_symbols(image))
+    return image
+
+
+def _parsed(path, data, sha):
+    """The Image with its symbols, and its layout as the cache keeps it"""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.constants import P_FLAGS
+    from elftools.elf.elffile import ELFFile
     try:
         elf = ELFFile(io.BytesIO(data))
         header = elf.header
@@ -126,24 +138,45 @@ def read(path):
             raise NotElf(f"{path} is an ELF file but not an executable "
                          f"image (an object file or a library?): link it "
                          f"first")
-        image = Image(path, machine, [
-            Segment(s["p_paddr"], s["p_memsz"],
-                    bool(s["p_flags"] & P_FLAGS.PF_X), s.data(),
-                    s["p_vaddr"])
-            for s in elf.iter_segments()
-            if s["p_type"] == "PT_LOAD" and s["p_memsz"]],
-            entry=header.e_entry & ~1, sha256=image_cache.digest(data))
-        kept = image_cache.get(image.sha256, "symbols")
-        if not (kept and _restore_symbols(image, kept)):
-            _read_symbols(image, elf)
-            image_cache.put(image.sha256, "symbols", _kept_symbols(image))
+        layout = {"machine": machine, "entry": header.e_entry & ~1,
+                  "segments": [
+                      (s["p_paddr"], s["p_memsz"],
+                       bool(s["p_flags"] & P_FLAGS.PF_X), s["p_offset"],
+                       s["p_filesz"], s["p_vaddr"])
+                      for s in elf.iter_segments()
+                      if s["p_type"] == "PT_LOAD" and s["p_memsz"]]}
+        image = _image(path, data, sha, layout)
+        _read_symbols(image, elf)
     except (ELFError, ValueError, EOFError) as err:
         raise NotElf(f"{path} is a truncated or damaged ELF file "
                      f"({err})") from None
-    return image
+    return image, layout
+
+
+def _image(path, data, sha, layout):
+    """The Image of layout, its segments' bytes from data"""
+    return Image(path, layout["machine"], [
+        Segment(paddr, memsz, executable, data[offset:offset + filesz],
+                vaddr)
+        for paddr, memsz, executable, offset, filesz, vaddr in
+        layout["segments"]], entry=layout["entry"], sha256=sha)
+
+
+def _restored(path, data, sha):
+    """The Image as the cache kept it, or None."""
+    layout = image_cache.get(sha, "layout")
+    kept = image_cache.get(sha, "symbols")
+    if not (layout and kept):
+        return None
+    try:
+        image = _image(path, data, sha, layout)
+    except (TypeError, KeyError, ValueError):
+        return None
+    return image if _restore_symbols(image, kept) else None
 
 
 def _read_symbols(image, elf):
+    from elftools.elf.constants import SH_FLAGS
     code = {i for i, section in enumerate(elf.iter_sections())
             if section["sh_flags"] & SH_FLAGS.SHF_EXECINSTR}
     labels = []

@@ -11,9 +11,6 @@ unless that is the opening brace alone.
 import os
 from dataclasses import dataclass, field
 
-from elftools.common.exceptions import DWARFError, ELFError
-from elftools.elf.elffile import ELFFile
-
 
 @dataclass
 class LineTable:
@@ -30,6 +27,8 @@ class LineTable:
 
 def read(path):
     """The LineTable of the ELF image at path (empty without DWARF)."""
+    from elftools.common.exceptions import DWARFError, ELFError
+    from elftools.elf.elffile import ELFFile
     table = LineTable()
     try:
         with open(path, "rb") as f:

@@ -17,8 +17,6 @@ on that RTOS (docs/tasks.md).
 import dataclasses
 from dataclasses import dataclass
 
-from elftools.elf.elffile import ELFFile
-
 from perfcounter.target import image_cache
 
 
@@ -72,6 +70,7 @@ class Dwarf:
         self._read = set()          # the units read, by offset
         self._all_read = False
         self._info = None
+        from elftools.elf.elffile import ELFFile   # (when not cached)
         self._file = open(path, "rb")
         elf = ELFFile(self._file)
         if not elf.has_dwarf_info():

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: MIT
+"""What a command reads of an image, and of the plugin's results, fast
+and never wrong: an image's symbols and layout are kept by its content,
+the next command restores them without pyelftools, a cache it cannot
+trust is read again; the plugin's records come as binary blocks, and a
+block cut short is an error that says so."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from bootlib import run_image
+from perfcounter.errors import Failure
+from perfcounter.paths import REPO
+from perfcounter.results import plugin_results
+
+TASKS = "tests/firmware/tasks.elf"
+
+# Reads the image in a fresh process: what it found, and whether it
+# needed pyelftools
+READ = """
+import hashlib, json, sys
+from perfcounter.target import elf, rtos
+image = elf.read(sys.argv[1])
+found = {"machine": image.machine, "entry": image.entry,
+         "segments": [(s.addr, s.size, s.executable, s.vaddr,
+                       hashlib.sha256(s.data).hexdigest())
+                      for s in image.segments],
+         "functions": image.functions, "symbols": image.symbols,
+         "objects": image.objects, "routines": sorted(image.routines),
+         "current": rtos.layout(image).current}
+print(json.dumps({"found": found,
+                  "pyelftools": "elftools" in sys.modules}))
+"""
+
+
+def read_in_a_process(image, cache):
+    env = dict(os.environ, PERF_COUNTER_CACHE=str(cache),
+               PYTHONPATH=str(REPO / "scripts" / "lib"))
+    out = subprocess.run([sys.executable, "-c", READ, str(image)],
+                         env=env, check=True, capture_output=True,
+                         text=True).stdout
+    return json.loads(out)
+
+
+def test_the_next_command_restores_the_image_without_pyelftools(
+        ctx, board, tmp_path):
+    image = ctx.firmware(board, TASKS)
+    first = read_in_a_process(image, tmp_path)
+    second = read_in_a_process(image, tmp_path)
+    assert first["pyelftools"] and not second["pyelftools"]
+    assert second["found"] == first["found"]
+    assert first["found"]["functions"] and first["found"]["current"]
+
+
+@pytest.mark.parametrize("damage", [
+    "not JSON", "[1, 2]", json.dumps({"layout": {"segments": 5},
+                                      "symbols": {"symbols": []}}),
+    json.dumps({"layout": {"machine": "Arm"}, "symbols": None})])
+def test_a_cache_it_cannot_trust_is_read_again(ctx, board, tmp_path,
+                                               damage):
+    image = ctx.firmware(board, TASKS)
+    fresh = read_in_a_process(image, tmp_path / "fresh")
+    read_in_a_process(image, tmp_path / "damaged")
+    for kept in (tmp_path / "damaged" / "images").iterdir():
+        kept.write_text(damage)
+    again = read_in_a_process(image, tmp_path / "damaged")
+    assert again["pyelftools"]
+    assert again["found"] == fresh["found"]
+
+
+def test_the_records_blocks_and_one_cut_short(ctx, board, tmp_path,
+                                              monkeypatch):
+    kept = tmp_path / "plugin-results.txt"
+    read = plugin_results.read
+
+    def keep(path):
+        shutil.copy(path, kept)
+        return read(path)
+    monkeypatch.setattr(plugin_results, "read", keep)
+    result = run_image(ctx, board, TASKS, profile=1000)
+    profile = result.plugin
+    assert profile.switches and profile.stores and profile.probes
+    # the file holds them as blocks, read back as the run read them
+    data = kept.read_bytes()
+    for tag, got in (("switch", profile.switches),
+                     ("store", profile.stores), ("probe", profile.probes)):
+        assert f"\nrecords {tag} {len(got)} ".encode() in data
+    assert read(kept) == profile
+    # one byte short of its switches' block
+    at = data.index(b"\nrecords switch ")
+    end = data.index(b"\n", at + 1) + 1
+    size = len(profile.switches) * 8 * len(profile.switches[0])
+    kept.write_bytes(data[:end + size - 1])
+    with pytest.raises(Failure, match="cut short in its switch records"):
+        read(kept)
