@@ -17,7 +17,7 @@ from perfcounter.cli import terminal
 from perfcounter.cli.common import ArgumentParser, main_guard
 from perfcounter.errors import Failure
 from perfcounter.messages import say
-from perfcounter.outputs import annotate, gate, hotspots
+from perfcounter.outputs import annotate, gate
 from perfcounter.paths import BUILD
 from perfcounter.results import cpu_load, readout
 from perfcounter.boot import qemu_process, run, stops
@@ -59,6 +59,17 @@ def counter(text):
         raise argparse.ArgumentTypeError(
             f"'{text}' is not BASE[:SECTIONS] (say 0x40040000:3)")
     return int(m.group(1), 0), int(m.group(2) or 7)
+
+
+def sample_period(text):
+    """--sample's value: a number of counter clocks, or exact."""
+    if text == "exact":
+        return EXACT
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise argparse.ArgumentTypeError(
+        f"'{text}' is not a period: give a number of counter clocks (1 or "
+        f"more) or exact")
 
 
 def threshold(text):
@@ -225,7 +236,7 @@ def parse_args(argv):
     hot = p.add_argument_group(
         "finding hot spots", "with no code in the guest and no change to "
         "what it measures; gprof reads the gmon.out with the image")
-    hot.add_argument("--sample", nargs="?", type=hotspots.period,
+    hot.add_argument("--sample", nargs="?", type=sample_period,
                      const=DEFAULT_PERIOD, metavar="PERIOD",
                      help="record the pc every PERIOD counter clocks "
                      f"(default {DEFAULT_PERIOD}), or at every "
@@ -385,7 +396,7 @@ def optional_values(argv):
     """argv with '--sample X' or '--stop-at-eof X', where X is not such
     an option's value, read as the option's default and the file X:
     their values are optional, and what is not a value is a file."""
-    defaults = {"--sample": (hotspots.period, DEFAULT_PERIOD),
+    defaults = {"--sample": (sample_period, DEFAULT_PERIOD),
                 "--stop-at-eof": (quiet, "100ms")}
     out = []
     for i, arg in enumerate(argv):

@@ -7,7 +7,7 @@ Bars are proportional to clocks; the longest bar is the core's total
 time, as the report's % column says.
 """
 
-from xml.sax.saxutils import escape
+from perfcounter.outputs.svg import escape
 
 TEXT_WIDTH = 40         # characters of the longest bar
 
@@ -91,7 +91,7 @@ def svg(cores, title):
             body.append(
                 f'<rect class="bar" x="{LABEL_W}" y="{y}" '
                 f'width="{width:.3f}" height="{BAR_H}" fill="{fill}" '
-                f'data-name="{escape(name, {chr(34): "&quot;"})}" '
+                f'data-name="{escape(name, attribute=True)}" '
                 f'data-clocks="{clocks}"><title>{tip}</title></rect>')
             body.append(
                 f'<text class="value" x="{LABEL_W + width + 6:.3f}" '

@@ -20,7 +20,8 @@ frame when it fits.
 
 import hashlib
 import sys
-from xml.sax.saxutils import escape
+
+from perfcounter.outputs.svg import escape
 
 WIDTH = 1200
 FRAME_H = 16
@@ -110,7 +111,7 @@ def render(collapsed_lines, title="Flame graph", unit="samples"):
         y = height - PAD_BOTTOM - (level + 1) * FRAME_H
         share = node.total * 100.0 / root.total
         tip = f"{node.name} ({node.total:,} {unit}, {share:.2f}%)"
-        attr_name = escape(node.name, {'"': "&quot;"})
+        attr_name = escape(node.name, attribute=True)
         out.append(f'<g class="frame-group"><title>{escape(tip)}</title>'
                    f'<rect class="frame" x="{x:.3f}" y="{y}" '
                    f'width="{width:.3f}" height="{FRAME_H - 1}" '

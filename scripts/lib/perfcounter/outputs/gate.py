@@ -58,11 +58,8 @@ is a regression; a value only the run has is shown as new.
 
 import os
 import re
-import socket
 import time
 from dataclasses import dataclass
-
-import junitparser
 
 DEFAULT_REL = 1.0       # percent
 DEFAULT_ABS = 0         # clocks
@@ -343,6 +340,9 @@ def publish_summary(text):
 def junit_suite(rows):
     """The rows as a JUnit test suite (junitparser's), one test case
     per value compared."""
+    import socket
+
+    import junitparser      # (these two only for --junit: 9 ms)
     suite = junitparser.TestSuite("perf-counter regression gate")
     for r in rows:
         case = junitparser.TestCase(f"{r.name}: {r.metric}",

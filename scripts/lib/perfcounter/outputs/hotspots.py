@@ -6,8 +6,6 @@ gprof, collapsed stacks, a flame graph, a speedscope file, a gmon.out
 per task, and the flat profile printed after the guest's output.
 """
 
-import argparse
-
 from perfcounter.errors import Failure
 from perfcounter.messages import say
 from perfcounter.outputs import (flamegraph, gmon, gprof, speedscope,
@@ -15,17 +13,6 @@ from perfcounter.outputs import (flamegraph, gmon, gprof, speedscope,
 from perfcounter.results import contexts, cpu_load, heap, instances, \
     kernel_objects, stacks
 from perfcounter.boot.config import EXACT
-
-
-def period(text):
-    """--sample's value: a number of counter clocks, or exact."""
-    if text == "exact":
-        return EXACT
-    if text.isdigit() and int(text) > 0:
-        return int(text)
-    raise argparse.ArgumentTypeError(
-        f"'{text}' is not a period: give a number of counter clocks (1 or "
-        f"more) or exact")
 
 
 def gmon_unit(result, unit):
