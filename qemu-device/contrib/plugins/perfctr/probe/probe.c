@@ -249,14 +249,11 @@ void probe_write(FILE *out)
     records_begin(out, "probe", records->len, "QQQqQQQ");
     for (i = 0; i < records->len; i++) {
         ProbeRecord *r = &g_array_index(records, ProbeRecord, i);
+        uint64_t fields[] = { r->is_return, config->probes[r->probe].start,
+                              r->instructions, r->ns, r->context,
+                              r->value[0], r->is_return ? 0 : r->value[1] };
 
-        records_put(out, r->is_return);
-        records_put(out, config->probes[r->probe].start);
-        records_put(out, r->instructions);
-        records_put(out, r->ns);
-        records_put(out, r->context);
-        records_put(out, r->value[0]);
-        records_put(out, r->is_return ? 0 : r->value[1]);
+        records_put(out, fields, G_N_ELEMENTS(fields));
     }
     records_end(out);
     fprintf(out, "probes-dropped %" PRIu64 "\n", dropped);

@@ -617,14 +617,10 @@ void contexts_write(FILE *out)
                   ops->cycles ? "qQQQQ" : "qQQQ");
     for (i = 0; i < switches->len; i++) {
         Switch *s = &g_array_index(switches, Switch, i);
+        uint64_t fields[] = { s->ns, s->instructions, s->vcpu, s->id,
+                              s->cycles };
 
-        records_put(out, s->ns);
-        records_put(out, s->instructions);
-        records_put(out, s->vcpu);
-        records_put(out, s->id);
-        if (ops->cycles) {
-            records_put(out, s->cycles);
-        }
+        records_put(out, fields, ops->cycles ? 5 : 4);
     }
     records_end(out);
     for (i = 0; i < contexts->len; i++) {

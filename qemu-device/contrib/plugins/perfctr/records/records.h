@@ -23,11 +23,15 @@ static inline void records_begin(FILE *out, const char *tag, guint count,
     fprintf(out, "records %s %u %s\n", tag, count, fields);
 }
 
-static inline void records_put(FILE *out, uint64_t value)
+/* One record: its n fields (changed to little-endian), in one write */
+static inline void records_put(FILE *out, uint64_t *fields, unsigned n)
 {
-    uint64_t le = GUINT64_TO_LE(value);
+    unsigned i;
 
-    fwrite(&le, sizeof(le), 1, out);
+    for (i = 0; i < n; i++) {
+        fields[i] = GUINT64_TO_LE(fields[i]);
+    }
+    fwrite(fields, sizeof(*fields), n, out);
 }
 
 static inline void records_end(FILE *out)

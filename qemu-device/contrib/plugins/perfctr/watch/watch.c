@@ -130,15 +130,10 @@ void watch_write(FILE *out)
                   ops->cycles ? "QqQQQQ" : "QqQQQ");
     for (i = 0; i < records->len; i++) {
         WatchRecord *r = &g_array_index(records, WatchRecord, i);
+        uint64_t fields[] = { r->instructions, r->ns, r->context,
+                              r->address, r->value, r->cycles };
 
-        records_put(out, r->instructions);
-        records_put(out, r->ns);
-        records_put(out, r->context);
-        records_put(out, r->address);
-        records_put(out, r->value);
-        if (ops->cycles) {
-            records_put(out, r->cycles);
-        }
+        records_put(out, fields, ops->cycles ? 6 : 5);
     }
     records_end(out);
     fprintf(out, "stores-dropped %" PRIu64 "\n", dropped);
