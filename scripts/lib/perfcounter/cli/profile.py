@@ -2,6 +2,8 @@
 """scripts/profile: build, boot and print a performance counter report."""
 
 import argparse
+import gc
+import os
 import re
 import shlex
 import shutil
@@ -642,6 +644,11 @@ def announce(config):
 
 
 def main():
+    # One run, then exit: what it makes it keeps to the end (a long run's
+    # records and analyses, millions of tuples that Python's cycle
+    # collector would walk again and again: 0.2 s of the full FreeRTOS
+    # demo's results), and it makes no cycles worth collecting
+    gc.disable()
     signals = Signals().install()
     args = parse_args(sys.argv[1:])
     if args.list_boards:
@@ -686,5 +693,16 @@ def main():
         return status
 
 
+def main_then_exit():
+    """main(), then the process ends at once: freeing what a long run
+    made (millions of objects, one by one) took 0.36 s after the
+    outputs of FreeRTOS's full demo were written, and nothing is left
+    to do (the run directory is removed, QEMU has exited)."""
+    status = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status or 0)
+
+
 if __name__ == "__main__":
-    main_guard(main)
+    main_guard(main_then_exit)
