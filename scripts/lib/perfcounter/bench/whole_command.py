@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""scripts/bench --rtos ELF: what a user waits for, on real firmware.
+"""scripts/bench --rtos ELF: what a user waits for, on real firmware
+(and always on a large single-threaded program of ours).
 Each mode of scripts/profile, timed as the whole command (the way a
 user or CI runs it: reading the image, QEMU, writing the outputs)
 against the plain command (no profile) and against raw QEMU (the plain
@@ -18,10 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from perfcounter.build import firmware
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
 
 STOP = "125M"       # instructions: a few seconds of a small RTOS demo
+PROGRAM = REPO / "tests" / "programs" / "many_functions.c"
 MODES = [
     ("--sample", ["--sample"]),
     ("--sample --stacks F", ["--sample", "--stacks", "stacks.txt"]),
@@ -67,15 +70,25 @@ def _split(output):
     return (float(m[1]), float(m[2])) if m else (None, None)
 
 
-def rows(bench, image, board):
-    """Add the rows of image (an RTOS demo's ELF) on board."""
+def program_rows(bench, board):
+    """Add the rows of many_functions.c, built for board."""
+    with tempfile.TemporaryDirectory() as tmp:
+        image = firmware.build_app(board, [PROGRAM], firmware.AppOptions(),
+                                   Path(tmp))
+        rows(bench, image, board, f"{PROGRAM.name} (1,344 functions)")
+
+
+def rows(bench, image, board, name=None):
+    """Add the rows of image (an RTOS demo's ELF) on board, named name
+    (by default, by its path)."""
     runs = min(bench.runs, 5)
     # (FreeRTOS's demos all build output/RTOSDemo.out: named by their
     # folder, build/gcc/output's grandparent)
     path = Path(image)
-    name = f"{path.parents[3].name}/{path.name}" \
-        if path.name == "RTOSDemo.out" and len(path.parents) > 3 \
-        else path.name
+    if name is None:
+        name = f"{path.parents[3].name}/{path.name}" \
+            if path.name == "RTOSDemo.out" and len(path.parents) > 3 \
+            else path.name
     with tempfile.TemporaryDirectory() as tmp:
         profile = [str(REPO / "scripts" / "profile"), str(image),
                    "--board", board.name, "--stop-after", STOP]

@@ -78,6 +78,7 @@ def main():
     warm = time.perf_counter() - start
     with Harness(built, args.runs) as bench:
         # What users wait for first: whole commands on real firmware
+        whole_command.program_rows(bench, board)
         for image in args.rtos:
             whole_command.rows(bench, Path(image).resolve(), board)
         device.rows(bench, board)
