@@ -1,9 +1,12 @@
 /*
  * A large single-threaded program for scripts/bench's whole commands:
  * 1,344 functions (1,024 leaves, 256 functions calling 4 leaves each,
- * 64 calling 4 of those), called for ever from main, as an
- * interpreter's or a protocol stack's many small functions are.  Never
- * exits: the bench stops it after a number of instructions.
+ * 64 calling 4 of those, each in a loop), called for ever from main,
+ * as an interpreter's or a protocol stack's many small functions are.
+ * The loops keep a subtree's code at work a while, as real code's do
+ * (calling each leaf once a round made QEMU look up a block it had
+ * just evicted from its jump cache at every return).  Never exits: the
+ * bench stops it after a number of instructions.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -29,19 +32,25 @@
 #define MIDDLE(id) \
     NOINLINE unsigned middle##id(unsigned x) \
     { \
-        x = leaf##id##0(x); \
-        x = leaf##id##1(x); \
-        x = leaf##id##2(x); \
-        return leaf##id##3(x) + 1; \
+        for (int i = 0; i < 4; i++) { \
+            x = leaf##id##0(x); \
+            x = leaf##id##1(x); \
+            x = leaf##id##2(x); \
+            x = leaf##id##3(x) + 1; \
+        } \
+        return x; \
     }
 
 #define TOP(id) \
     NOINLINE unsigned top##id(unsigned x) \
     { \
-        x = middle##id##0(x); \
-        x = middle##id##1(x); \
-        x = middle##id##2(x); \
-        return middle##id##3(x) + 1; \
+        for (int i = 0; i < 2; i++) { \
+            x = middle##id##0(x); \
+            x = middle##id##1(x); \
+            x = middle##id##2(x); \
+            x = middle##id##3(x) + 1; \
+        } \
+        return x; \
     }
 
 #define CALL_TOP(id) x = top##id(x);
