@@ -57,13 +57,25 @@ typedef enum SpWrite {
 #define CHARGE_CACHE 8
 
 /* A translated block, as the profiler needs it */
+/*
+ * What leaving a block reads comes first, the last instruction's pc and
+ * the next one's with it: a program of many small functions leaves
+ * blocks whose struct is not in the host's cache, and each further
+ * line read (the per-instruction arrays) was a miss of its own
+ */
 typedef struct Block {
     uint64_t pc;
     size_t n;
-    uint64_t *insn_pc;
-    uint8_t *insn_len;
+    uint64_t last_pc;               /* its last instruction's */
+    uint64_t last_fall;             /* the pc after that one */
     InsnClass last;                 /* of the last instruction */
     SpWrite sp_last;                /* what its last instruction does */
+    uint64_t callee;                /* its call went to */
+    uint64_t *calls;
+    uint64_t caller_node;           /* its call was made from */
+    uint64_t callee_node;
+    uint64_t *insn_pc;
+    uint8_t *insn_len;
     struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */
     /*
      * Caches of the tables' entries this block used last: the nodes its
@@ -72,10 +84,6 @@ typedef struct Block {
      */
     uint64_t charged_node[CHARGE_CACHE];
     uint64_t *charged[CHARGE_CACHE];
-    uint64_t callee;                /* its call went to */
-    uint64_t *calls;
-    uint64_t caller_node;           /* its call was made from */
-    uint64_t callee_node;
     uint64_t *outcomes[2];          /* its branch not taken, taken */
 } Block;
 
@@ -238,14 +246,13 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
     InsnClass last = { .kind = INSN_OTHER };
     uint64_t site = block->pc, fall = block->pc;
 
-    if (executed) {
-        size_t i = MIN(executed, block->n) - 1;
-
-        site = block->insn_pc[i];
-        fall = site + block->insn_len[i];
-        if (executed >= block->n) {
-            last = block->last;
-        }
+    if (executed >= block->n) {
+        site = block->last_pc;
+        fall = block->last_fall;
+        last = block->last;
+    } else if (executed) {
+        site = block->insn_pc[executed - 1];
+        fall = site + block->insn_len[executed - 1];
     }
     if (last.kind == INSN_BRANCH && last.conditional && last.direct &&
         !config->period) {
@@ -685,6 +692,8 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             uint8_t bytes[4];
             size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
 
+            block->last_pc = pc;
+            block->last_fall = pc + len;
             isa_classify(config->isa, bytes, got, pc, &block->last);
             if (i && links_next(qemu_plugin_tb_get_insn(tb, i - 1))) {
                 isa_linked(&block->last);
