@@ -134,18 +134,20 @@ def _read(data, path):
         if tag is None:
             _read_lines(p, found)
         elif tag == "switch":
-            p.switches = [r[:4] for r in found] if found and \
-                len(found[0]) > 4 else found
-            if found and len(found[0]) > 4:
-                p.switch_cycles = [r[4] for r in found]
+            p.switches, p.switch_cycles = _cycles_apart(found, 4)
         elif tag == "store":
-            p.stores = [r[:5] for r in found] if found and \
-                len(found[0]) > 5 else found
-            if found and len(found[0]) > 5:
-                p.store_cycles = [r[5] for r in found]
+            p.stores, p.store_cycles = _cycles_apart(found, 5)
         elif tag == "probe":
             p.probes = found
     return p
+
+
+def _cycles_apart(records, fields):
+    """(records of their first fields, [each one's model cycles]: the
+    field after those, with cycles=; else [])"""
+    if not records or len(records[0]) == fields:
+        return records, []
+    return [r[:fields] for r in records], [r[fields] for r in records]
 
 
 def _sections(data, path):
@@ -162,6 +164,8 @@ def _sections(data, path):
         if at == len(data):
             return
         eol = data.find(b"\n", at)
+        if eol < 0:
+            raise Failure(f"{path} is cut short in a records line")
         try:
             _, tag, count, fields = data[at:eol].decode().split()
             if fields.strip("qQ"):
@@ -171,7 +175,7 @@ def _sections(data, path):
         except ValueError:
             raise Failure(f"{path}: a records line the plugin did not "
                           f"write: {data[at:eol][:80]!r}") from None
-        if eol < 0 or pos >= len(data) or data[pos:pos + 1] != b"\n":
+        if pos >= len(data) or data[pos:pos + 1] != b"\n":
             raise Failure(f"{path} is cut short in its {tag} records")
         yield tag, list(layout.iter_unpack(memoryview(data)[eol + 1:pos]))
         pos += 1

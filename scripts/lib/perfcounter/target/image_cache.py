@@ -26,28 +26,20 @@ def _path(sha):
     return DIR / f"{sha}-{FORMAT}.json"
 
 
-_read = {}         # sha: what its file held, read once per process
-
-
-def _kept(sha):
-    if sha not in _read:
-        try:
-            _read[sha] = json.loads(_path(sha).read_text())
-        except (OSError, ValueError):
-            _read[sha] = {}
-        if not isinstance(_read[sha], dict):
-            _read[sha] = {}
-    return _read[sha]
-
-
 def get(sha, key):
     """What put() kept under key for the image, or None."""
-    return _kept(sha).get(key)
+    try:
+        return json.loads(_path(sha).read_text()).get(key)
+    except (OSError, ValueError):
+        return None
 
 
 def put(sha, key, value):
     """Keep value (JSON) under key for the image, next to what is kept."""
-    kept = _kept(sha)
+    try:
+        kept = json.loads(_path(sha).read_text())
+    except (OSError, ValueError):
+        kept = {}
     kept[key] = value
     try:
         DIR.mkdir(parents=True, exist_ok=True)
