@@ -3,7 +3,9 @@
 handler, beside the run's, from the call stacks rooted at it (the
 plugin's contexts.c), and gprof's flat profile of each."""
 
+import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 from perfcounter.results import contexts
 from perfcounter.outputs import gmon
@@ -56,7 +58,12 @@ def report(target, written):
     """gprof's flat profile of each context's gmon.out."""
     parts = ["\nFlat profile of each task and interrupt handler "
              "(--per-task):\n"]
-    for label, path in written:
-        parts.append(f"\n{label} ({path}):\n")
-        parts.append(gprof.run(target, path, "-p"))
+    # gprof once per context, as many at a time as there are cores (the
+    # full FreeRTOS demo's 102, one after the other, took 0.9 s)
+    with ThreadPoolExecutor(os.cpu_count()) as pool:
+        flat = pool.map(lambda path: gprof.run(target, path, "-p"),
+                        [path for _, path in written])
+        for (label, path), text in zip(written, flat):
+            parts.append(f"\n{label} ({path}):\n")
+            parts.append(text)
     return "".join(parts)

@@ -17,6 +17,7 @@ stretch of virtual time it ran (contexts.py).
 """
 
 import json
+from itertools import groupby
 
 from perfcounter.results import contexts, cpu_load, heap, instances, \
     kernel_objects
@@ -140,10 +141,14 @@ def warn_dropped(cores):
                 f"{t['dropped']} (raise --timeline-events, at most 4194304)")
 
 
-def _encoded(event):
-    """An event as JSON text (contexts.py's slices come so already)."""
-    return event if isinstance(event, str) else \
-        json.dumps(event, separators=(",", ":"))
+def _encoded(events):
+    """The events as JSON text, comma-separated: contexts.py's slices
+    come so already, the others are encoded a run at a time (a call per
+    event took 1.7 s of a 20 s run's timeline)."""
+    return ",".join(
+        ",".join(run) if text else
+        json.dumps(list(run), separators=(",", ":"))[1:-1]
+        for text, run in groupby(events, key=lambda e: isinstance(e, str)))
 
 
 def write(path, result, load_window_ns=None):
@@ -160,5 +165,5 @@ def write(path, result, load_window_ns=None):
     rest = json.dumps(doc, separators=(",", ":"))
     with open(path, "w") as f:
         f.write('{"traceEvents":[')
-        f.write(",".join(map(_encoded, events)))
+        f.write(_encoded(events))
         f.write("]," + rest[1:] + "\n")
