@@ -29,29 +29,21 @@
         return (x ^ (x >> 3)) * 2654435761u + (unsigned)(uintptr_t)leaf##id; \
     }
 
-#define MIDDLE(id) \
-    NOINLINE unsigned middle##id(unsigned x) \
+/* name##id calls the 4 functions of callee##id in a loop of rounds */
+#define CALLER(name, callee, rounds, id) \
+    NOINLINE unsigned name##id(unsigned x) \
     { \
-        for (int i = 0; i < 4; i++) { \
-            x = leaf##id##0(x); \
-            x = leaf##id##1(x); \
-            x = leaf##id##2(x); \
-            x = leaf##id##3(x) + 1; \
+        for (int i = 0; i < rounds; i++) { \
+            x = callee##id##0(x); \
+            x = callee##id##1(x); \
+            x = callee##id##2(x); \
+            x = callee##id##3(x) + 1; \
         } \
         return x; \
     }
 
-#define TOP(id) \
-    NOINLINE unsigned top##id(unsigned x) \
-    { \
-        for (int i = 0; i < 2; i++) { \
-            x = middle##id##0(x); \
-            x = middle##id##1(x); \
-            x = middle##id##2(x); \
-            x = middle##id##3(x) + 1; \
-        } \
-        return x; \
-    }
+#define MIDDLE(id) CALLER(middle, leaf, 4, id)
+#define TOP(id) CALLER(top, middle, 2, id)
 
 #define CALL_TOP(id) x = top##id(x);
 
