@@ -26,20 +26,23 @@ def _path(sha):
     return DIR / f"{sha}-{FORMAT}.json"
 
 
+def _kept(sha):
+    """What the image's file holds: {key: value}, or {}"""
+    try:
+        kept = json.loads(_path(sha).read_text())
+    except (OSError, ValueError):
+        return {}
+    return kept if isinstance(kept, dict) else {}
+
+
 def get(sha, key):
     """What put() kept under key for the image, or None."""
-    try:
-        return json.loads(_path(sha).read_text()).get(key)
-    except (OSError, ValueError):
-        return None
+    return _kept(sha).get(key)
 
 
 def put(sha, key, value):
     """Keep value (JSON) under key for the image, next to what is kept."""
-    try:
-        kept = json.loads(_path(sha).read_text())
-    except (OSError, ValueError):
-        kept = {}
+    kept = _kept(sha)
     kept[key] = value
     try:
         DIR.mkdir(parents=True, exist_ok=True)
