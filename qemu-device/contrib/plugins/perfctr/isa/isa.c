@@ -57,6 +57,22 @@ uint32_t isa_sp_mask(Isa isa)
     }
 }
 
+SpWrite isa_sp_write(Isa isa, const uint8_t *bytes, size_t len)
+{
+    uint32_t sp_bit = isa_sp_mask(isa);
+    InsnTiming t;
+
+    if (!isa_timing(isa, bytes, len, &t) || !(t.writes & sp_bit)) {
+        return SP_KEPT;
+    }
+    if (t.cls == TC_LOAD || t.cls == TC_LOAD_MULTIPLE ||
+        t.cls == TC_LOAD_DOUBLE) {
+        /* A pop, a post-indexed load from sp, or sp loaded from memory */
+        return t.address & sp_bit ? SP_KEPT : SP_SWITCHED;
+    }
+    return t.reads & sp_bit ? SP_MOVED : SP_SWITCHED;
+}
+
 bool isa_links_next(Isa isa, const uint8_t *bytes, size_t len)
 {
     return isa == ISA_A32 && len == 4 &&

@@ -128,6 +128,16 @@ bool isa_timing(Isa isa, const uint8_t *bytes, size_t len,
  */
 uint32_t isa_sp_mask(Isa isa);
 
+/* What an instruction does to the stack pointer */
+typedef enum SpWrite {
+    SP_KEPT,            /* nothing, or raises it on its stack (a pop) */
+    SP_MOVED,           /* moves it along its stack: a push, sub sp */
+    SP_SWITCHED,        /* another stack: mov sp, ldr sp, a mode change */
+} SpWrite;
+
+/* What the instruction of len bytes does to the stack pointer */
+SpWrite isa_sp_write(Isa isa, const uint8_t *bytes, size_t len);
+
 /*
  * Classify the instruction of len bytes at pc.  Returns false if bytes
  * do not hold a whole instruction of isa (it is then INSN_OTHER).

@@ -47,13 +47,6 @@
 #include "profile/profile.h"
 #include "profile/unwind.h"
 
-/* What an instruction does to the stack pointer */
-typedef enum SpWrite {
-    SP_KEPT,            /* nothing, or raises it on its stack (a pop) */
-    SP_MOVED,           /* moves it along its stack: a push, sub sp */
-    SP_SWITCHED,        /* another stack: mov sp, ldr sp, a mode change */
-} SpWrite;
-
 #define CHARGE_CACHE 8
 
 /* A translated block, as the profiler needs it */
@@ -129,7 +122,6 @@ static PairTable *charges;      /* (node, pc) -> instructions or samples */
 static PairTable *arcs;         /* (call site, callee) -> calls */
 /* Exact: (conditional branch, 1 if taken) -> times (coverage's) */
 static PairTable *branches;
-static uint32_t sp_bit;         /* the stack pointer in InsnTiming.writes */
 
 static void enter(void)
 {
@@ -572,7 +564,6 @@ void profile_init(const PerfctrConfig *cfg)
     branches = pair_table_new();
     calltree_init();
     unwind_init(cfg);
-    sp_bit = isa_sp_mask(config->isa);
 }
 
 static bool links_next(struct qemu_plugin_insn *insn)
@@ -587,17 +578,8 @@ static SpWrite sp_write(struct qemu_plugin_insn *insn)
 {
     uint8_t bytes[4];
     size_t got = qemu_plugin_insn_data(insn, bytes, sizeof(bytes));
-    InsnTiming t;
 
-    if (!isa_timing(config->isa, bytes, got, &t) || !(t.writes & sp_bit)) {
-        return SP_KEPT;
-    }
-    if (t.cls == TC_LOAD || t.cls == TC_LOAD_MULTIPLE ||
-        t.cls == TC_LOAD_DOUBLE) {
-        /* A pop, a post-indexed load from sp, or sp loaded from memory */
-        return t.address & sp_bit ? SP_KEPT : SP_SWITCHED;
-    }
-    return t.reads & sp_bit ? SP_MOVED : SP_SWITCHED;
+    return isa_sp_write(config->isa, bytes, got);
 }
 
 /* What follow() needs to see at the next block's entry */
