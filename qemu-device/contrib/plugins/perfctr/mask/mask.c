@@ -75,6 +75,15 @@ static MaskVcpu *mask_vcpu(unsigned index)
     return g_ptr_array_index(vcpus, index);
 }
 
+/*
+ * The little-endian word at b: the caller's 4 bytes, zeroed past the
+ * instruction (the decoders check its length after)
+ */
+static uint32_t le32(const uint8_t *b)
+{
+    return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
 /* Thumb (Cortex-M): CPS and MSR to the mask registers */
 static MaskOp decode_thumb(const uint8_t *b, size_t len, MaskInsn *m)
 {
@@ -116,7 +125,7 @@ static MaskOp decode_thumb(const uint8_t *b, size_t len, MaskInsn *m)
 /* Arm state: CPS, MSR CPSR_c (register or immediate), the I bit (7) */
 static MaskOp decode_a32(const uint8_t *b, size_t len, MaskInsn *m)
 {
-    uint32_t w = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+    uint32_t w = le32(b);
 
     if (len < 4) {
         return MASK_NONE;
@@ -145,7 +154,7 @@ static MaskOp decode_a32(const uint8_t *b, size_t len, MaskInsn *m)
 /* AArch64: MSR DAIFSet/DAIFClr, #imm (I is imm's bit 1); MSR DAIF, Xt */
 static MaskOp decode_a64(const uint8_t *b, size_t len, MaskInsn *m)
 {
-    uint32_t w = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+    uint32_t w = le32(b);
 
     if (len < 4) {
         return MASK_NONE;
@@ -167,7 +176,7 @@ static MaskOp decode_a64(const uint8_t *b, size_t len, MaskInsn *m)
 /* RISC-V: CSR instructions on mstatus (0x300), its MIE bit (3) */
 static MaskOp decode_riscv(const uint8_t *b, size_t len, MaskInsn *m)
 {
-    uint32_t w = b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+    uint32_t w = le32(b);
     unsigned f3 = (w >> 12) & 7, src = (w >> 15) & 0x1f;
 
     if (len < 4 || (w & 0x7f) != 0x73 || (w >> 20) != 0x300 || !f3 ||
