@@ -42,6 +42,16 @@ UNALIGNED_RUN = 1
 ADDRESS_STALL = 1   # an address computed by the previous instruction
 P = 1               # refill, to a 16-bit or word-aligned target
 P_WIDE_ODD = 2      # refill, to a 32-bit target on an odd halfword
+# P by when the target is known ("whether the processor manages to
+# speculate the address early"; cmemu's measurements of a Cortex-M3,
+# docs/cycles.md): B, B<c>, BL, BX lr in decode (P above); CBZ, CBNZ,
+# BX of another register or of lr just written, in execute
+P_EXECUTE = 2
+# "LDR PC,[any] is always a blocking operation ... at least two cycles
+# for the load, and three cycles for the pipeline reload" (3.3.2): a
+# target loaded; TBB and TBH "at least six cycles": the load, the add
+P_LOADED = 3
+TABLE_BRANCH = 3
 IT_FOLDED = 0       # "folded onto a preceding 16-bit Thumb instruction"
 MUL = 1
 MLA = {"m3": 2, "m4": 1}
@@ -62,8 +72,11 @@ def expected_m3(model):
         # the same through a register: only addresses show it (with a
         # part, tests/boot/test_memory.py)
         "ldr_flash_data": LOAD + 7 * PIPELINED,
+        "ldr_sram2_data": LOAD + 7 * PIPELINED,
         "unaligned_run": LOAD + 3 * ALU + UNALIGNED_RUN,
         "unaligned_run_after_alu": 4 * ALU,
+        # B<c> not taken: its target fetched in the place of the next word
+        "unaligned_run_after_branch": 1 + 3 * ALU + UNALIGNED_RUN + ALU,
         "aligned_run": LOAD + 3 * ALU,
         "page_loads": LOAD + 7 * PIPELINED,     # across a page, the same
         "ldr_dependent": LOAD + 7 * (LOAD + ADDRESS_STALL),
@@ -76,9 +89,16 @@ def expected_m3(model):
         "branch_loop_wide": ALU + 10 * ALU + 9 * (1 + P_WIDE_ODD) + 1,
         # movs; 10 x (cmp, beq not taken, subs); 9 bne taken, 1 not; nop
         "branch_not_taken": ALU + 10 * 3 * ALU + 9 * (1 + P) + 1 + ALU,
-        "branch_forward_taken": (1 + P) + ALU,
+        "branch_forward_taken": (1 + P_EXECUTE) + ALU,    # CBZ
         # movs; 10 x (cmp, bne taken, subs, bne), 9 taken
         "branch_learned": ALU + 10 * (ALU + (1 + P) + ALU) + 9 * (1 + P) + 1,
+        # each then a NOP at the target
+        "load_pc": LOAD + P_LOADED + ALU,
+        "pop_pc": multiple(2) + P_LOADED + ALU,
+        "table_branch": TABLE_BRANCH + P_LOADED + ALU,
+        "bx_lr": (1 + P) + ALU,
+        "bx_register": (1 + P_EXECUTE) + ALU,
+        "bx_lr_written": ALU + (1 + P_EXECUTE) + ALU,
         "mul": 4 * MUL,
         "mla": 4 * MLA[model],
         "umull_small": UMULL[model][0],
@@ -90,6 +110,9 @@ def expected_m3(model):
         "udiv_large": DIV[1],
         "it_folded": 4 * (ALU + IT_FOLDED + ALU),
         "it_not_folded": 4 * (ALU + ALU + ALU),
+        # not folded after a load (cmemu: nor after a branch or a write
+        # of sp)
+        "it_after_load": 4 * (LOAD + ALU + ALU),
         "alu_independent": 8 * ALU,
         "alu_dependent": 8 * ALU,
         "load_use": 4 * (LOAD + ALU),
@@ -134,6 +157,7 @@ def expected_m7():
         "ldr_literal": 8,
         "ldr_literal_data": 8,
         "ldr_flash_data": 8,
+        "ldr_sram2_data": 8,
         # (ldr, add.w), (add.w, add.w) or (adds, add.w), (add.w, add.w)
         "unaligned_run": 2,
         "unaligned_run_after_alu": 2,
@@ -214,6 +238,8 @@ def expected_m0():
 # published).
 M33_TAKEN_AFTER_FLAGS = 2
 M33_LOAD_LATENCY = 2
+M33_LOAD_PC = 2         # a load of the pc: 2 more than the load
+M33_TABLE_BRANCH = 2    # TBB, TBH: the load and the add
 
 
 def expected_m33():
@@ -222,8 +248,10 @@ def expected_m33():
         "ldr_literal": 8,
         "ldr_literal_data": 8,
         "ldr_flash_data": 8,
+        "ldr_sram2_data": 8,
         "unaligned_run": 4,
         "unaligned_run_after_alu": 4,
+        "unaligned_run_after_branch": 1 + 3 + 1,
         "aligned_run": 4,
         "page_loads": 8,
         "ldr_dependent": 1 + 7 * M33_LOAD_LATENCY,
@@ -242,6 +270,15 @@ def expected_m33():
         # movs; 10 x ((cmp, bne) paired taken, (subs, bne)), 9 taken
         "branch_learned": 1 + 10 * (1 + M33_TAKEN_AFTER_FLAGS) + 10 +
         9 * M33_TAKEN_AFTER_FLAGS,
+        # each then a NOP at the target
+        "load_pc": 1 + M33_LOAD_PC + 1,
+        "pop_pc": 2 + M33_LOAD_PC + 1,
+        "table_branch": M33_TABLE_BRANCH + M33_LOAD_PC + 1,
+        # BX alone, 1 more taken; after the MOV that makes lr, a cycle
+        # later
+        "bx_lr": 1 + 1 + 1,
+        "bx_register": 1 + 1 + 1,
+        "bx_lr_written": 1 + 1 + 1 + 1,
         "mul": 4,
         "mla": 4,
         "umull_small": 1,
@@ -253,6 +290,7 @@ def expected_m33():
         "udiv_large": DIV[1],
         "it_folded": 4 * 2,             # IT pairs with the ADDS
         "it_not_folded": 4 * 2,         # and with the ADD.W
+        "it_after_load": 4 * 2,         # and with the LDR
         "alu_independent": 8,
         "page_pairs": 8,
         "alu_dependent": 8,
@@ -279,6 +317,8 @@ def expected_m33():
 # divisions the Armv7-M divider's 2 to 12 (no M55 figure is published).
 M55_LOAD_LATENCY = 2
 M55_REFILL = 2
+M55_LOAD_PC_REFILL = 3  # after a load of the pc (TBB's included)
+M55_TABLE_BRANCH = 2    # TBB, TBH issue in 2 cycles
 
 
 def expected_m55():
@@ -287,8 +327,10 @@ def expected_m55():
         "ldr_literal": 8,
         "ldr_literal_data": 8,
         "ldr_flash_data": 8,
+        "ldr_sram2_data": 8,
         "unaligned_run": 4,
         "unaligned_run_after_alu": 4,             # a 32-bit pairs with none
+        "unaligned_run_after_branch": 1 + 3 + 1,
         "aligned_run": 4,
         "page_loads": 8,
         "ldr_dependent": 1 + 7 * M55_LOAD_LATENCY,
@@ -308,6 +350,13 @@ def expected_m55():
         # movs; 10 x (cmp; bne taken; subs; bne), 9 taken
         "branch_learned": 1 + 10 * (2 + M55_REFILL) + 10 * 2 +
         9 * M55_REFILL,
+        # each then a NOP at the target; POP of two registers in one cycle
+        "load_pc": 1 + M55_LOAD_PC_REFILL + 1,
+        "pop_pc": 1 + M55_LOAD_PC_REFILL + 1,
+        "table_branch": M55_TABLE_BRANCH + M55_LOAD_PC_REFILL + 1,
+        "bx_lr": 1 + M55_REFILL + 1,
+        "bx_register": 1 + M55_REFILL + 1,
+        "bx_lr_written": 1 + 1 + M55_REFILL + 1,    # BX waits for lr
         "mul": 4,
         "mla": 4,
         "umull_small": 1,
@@ -322,6 +371,8 @@ def expected_m55():
         "it_folded": 12 // 2,
         # add.w alone, (it, moveq) together
         "it_not_folded": 4 * 2,
+        # (ldr, it), (moveq, ldr), (it, moveq)... as it_folded
+        "it_after_load": 12 // 2,
         "alu_independent": 8,
         "page_pairs": 8,
         "alu_dependent": 8,
@@ -404,15 +455,17 @@ def check(ctx, board, names):
 def test_loads_pipeline_unless_dependent(ctx, board):
     check(ctx, board, ["ldr_independent", "ldr_literal", "ldr_dependent",
                        "ldr_after_alu", "ldr_literal_data", "ldr_flash_data",
+                       "ldr_sram2_data",
                        "load_use", "load_byte_use"])
 
 
 def test_unaligned_32_bit_runs_after_a_multi_cycle_one(ctx, board):
     """The Cortex-M3/M4's fetch: three 32-bit instructions on odd
-    halfwords right after a multi-cycle instruction, a cycle more; not
-    after a single-cycle one, nor on whole words."""
+    halfwords right after a multi-cycle instruction, or after a B<c> not
+    taken (which fetched its target instead of the next word), a cycle
+    more; not after a single-cycle one, nor on whole words."""
     check(ctx, board, ["unaligned_run", "unaligned_run_after_alu",
-                       "aligned_run"])
+                       "unaligned_run_after_branch", "aligned_run"])
 
 
 def test_loads_followed_by_stores_and_stores(ctx, board):
@@ -422,6 +475,18 @@ def test_loads_followed_by_stores_and_stores(ctx, board):
 def test_taken_and_not_taken_branches(ctx, board):
     check(ctx, board, ["branch_loop", "branch_loop_wide", "branch_not_taken",
                        "branch_forward_taken", "call_return"])
+
+
+def test_loads_to_the_pc_refill_late(ctx, board):
+    """LDR pc, POP {pc} and TBB: the Cortex-M3/M4 learn their target
+    from the load's data, and refill in 3 cycles, not 1."""
+    check(ctx, board, ["load_pc", "pop_pc", "table_branch"])
+
+
+def test_register_branches_refill_by_when_their_target_is_known(ctx, board):
+    """BX lr: the Cortex-M3/M4 read lr in decode (refill 1); another
+    register, or lr written by the instruction before, in execute (2)."""
+    check(ctx, board, ["bx_lr", "bx_register", "bx_lr_written"])
 
 
 def test_operands_read_early_and_late(ctx, board):
@@ -465,7 +530,7 @@ def test_load_and_store_multiple_by_register_count(ctx, board):
 
 
 def test_it_blocks_fold_after_16_bit_instructions(ctx, board):
-    check(ctx, board, ["it_folded", "it_not_folded"])
+    check(ctx, board, ["it_folded", "it_not_folded", "it_after_load"])
 
 
 def test_dual_issue_of_independent_instructions(ctx, board):

@@ -64,6 +64,45 @@ cyc_literals:
     finish ldr_flash_data
 
 /*
+ * Loads alternating between SRAM and where an STM32F4 has its SRAM2,
+ * on boards with RAM there (else more of cyc_data)
+ */
+    begin ldr_sram2_data
+    add r10, r4, #128
+#if __ARM_ARCH == 7
+    ldr r0, =__ram_size
+    cmp r0, #0x20000
+    blo 1f
+    ldr r10, =0x2001c000
+1:
+#endif
+    start ldr_sram2_data
+    ldr r0, [r10]
+    ldr r1, [r4]
+    ldr r2, [r10, #4]
+    ldr r3, [r4, #4]
+    ldr r6, [r10, #8]
+    ldr r7, [r4, #8]
+    ldr r8, [r10, #12]
+    ldr r9, [r4, #12]
+    finish ldr_sram2_data
+
+/*
+ * The same run after a B<c> not taken, which fetched its target in the
+ * place of the next word
+ */
+    begin unaligned_run_after_branch
+    movs r0, #1
+    .balign 4
+    start unaligned_run_after_branch
+    beq.n 2f
+    add.w r1, r1, #1
+    add.w r2, r2, #1
+    add.w r3, r3, #1
+2:  nop
+    finish unaligned_run_after_branch
+
+/*
  * Three 32-bit instructions on odd halfwords, after a multi-cycle LDR,
  * after a single-cycle ADDS, and on whole words after a 32-bit LDR
  */
@@ -195,6 +234,82 @@ cyc_literals:
 2:  subs r0, r0, #1
     bne 1b
     finish branch_learned
+
+/*
+ * Loads to the pc, each to a NOP: LDR pc, POP {r0, pc}, TBB (their
+ * targets known only when the load's data arrives)
+ */
+    begin load_pc
+    adr r0, 1f + 1
+    str r0, [r4, #8]
+    start load_pc
+    ldr pc, [r4, #8]
+    nop
+    .balign 4
+1:  nop
+    finish load_pc
+
+    begin pop_pc
+    adr r1, 1f + 1
+    push {r0, r1}
+    start pop_pc
+    pop {r0, pc}
+    nop
+    .balign 4
+1:  nop
+    finish pop_pc
+
+    begin table_branch
+    movs r0, #1
+    start table_branch
+    tbb [pc, r0]
+2:  .byte 0, (1f - 2b) / 2
+    nop
+1:  nop
+    finish table_branch
+
+/*
+ * BX lr, its target known in decode; BX of another register, and BX lr
+ * right after lr is written, known in execute; each to a NOP
+ */
+    begin bx_lr
+    adr lr, 1f + 1
+    start bx_lr
+    bx lr
+    nop
+    .balign 4
+1:  nop
+    finish bx_lr
+
+    begin bx_register
+    adr r0, 1f + 1
+    start bx_register
+    bx r0
+    nop
+    .balign 4
+1:  nop
+    finish bx_register
+
+    begin bx_lr_written
+    adr r0, 1f + 1
+    start bx_lr_written
+    mov lr, r0
+    bx lr
+    nop
+    .balign 4
+1:  nop
+    finish bx_lr_written
+
+/* IT after a 16-bit load: not folded */
+    begin it_after_load
+    movs r1, #0
+    start it_after_load
+    .rept 4
+    ldr r0, [r4]
+    it eq
+    moveq r1, r2
+    .endr
+    finish it_after_load
 
 /* Multiplies, 4 of each */
     begin mul
@@ -444,10 +559,11 @@ cyc_page_2:
     .thumb_func
 cycles_run:
     push {r4, lr}
-    .irp name, ldr_independent, ldr_literal, ldr_literal_data, ldr_flash_data, \
-        unaligned_run, unaligned_run_after_alu, aligned_run, ldr_dependent, ldr_after_alu, ldr_str, \
+    .irp name, ldr_independent, ldr_literal, ldr_literal_data, ldr_flash_data, ldr_sram2_data, \
+        unaligned_run, unaligned_run_after_alu, unaligned_run_after_branch, aligned_run, ldr_dependent, ldr_after_alu, ldr_str, \
         str_imm, str_reg, branch_loop, branch_loop_wide, branch_not_taken, \
-        branch_forward_taken, branch_learned, mul, mla, umull_small, umull_large, umull_mixed, \
+        branch_forward_taken, branch_learned, load_pc, pop_pc, table_branch, \
+        bx_lr, bx_register, bx_lr_written, it_after_load, mul, mla, umull_small, umull_large, umull_mixed, \
         smlal_small, smlal_large, sdiv_small, udiv_large, \
         multiple_1, multiple_2, multiple_3, multiple_4, multiple_5, \
         multiple_6, multiple_7, multiple_8, it_folded, it_not_folded, \

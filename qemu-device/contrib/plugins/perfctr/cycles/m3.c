@@ -2,13 +2,16 @@
  * perfctr plugin: the Cortex-M3 and Cortex-M4 timing models, from the
  * TRMs' tables (3-1): loads and stores 2 cycles, a load or store
  * pipelined after a load 1, an immediate-offset store 1 unless a load
- * follows, the address-dependency stall, LDM/STM/PUSH/POP 1+N, IT
- * folded after a 16-bit instruction, taken branches 1+P with P 1 (2 to
- * a 32-bit instruction on an odd halfword) plus the flash wait states;
- * M3 long multiplies (short only when both operands are below 65536)
- * and both cores' divisions by operand values; the M4's FPU (table 7-1);
- * and two measured rules: no pipelining across memory blocks, and a
- * cycle for an unaligned 32-bit run after a multi-cycle instruction.
+ * follows, the address-dependency stall, LDM/STM/PUSH/POP 1+N, TBB/TBH
+ * 3+P, taken branches 1+P with P by when the target is known (1 in
+ * decode, 2 in execute, 3 after a load; a cycle more to a 32-bit
+ * instruction on an odd halfword) plus the flash wait states; M3 long
+ * multiplies (short only when both operands are below 65536) and both
+ * cores' divisions by operand values; the M4's FPU (table 7-1); and
+ * measured rules: no pipelining across memory blocks, a cycle for an
+ * unaligned 32-bit run after a multi-cycle instruction, IT folded only
+ * after a 16-bit instruction that neither accesses memory, branches
+ * nor moves sp.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -19,6 +22,8 @@
 #include "cycles/model.h"
 
 #define LITERAL (1u << 15)      /* the address registers of a literal: pc */
+#define LR (1u << 14)
+#define SP (1u << 13)
 
 /* Whether cur's address phase overlaps prev's data phase */
 static bool pipelined(const InsnTiming *prev, const InsnTiming *cur, bool m4)
@@ -99,9 +104,14 @@ static unsigned m3_cost(const InsnTiming *prev, const InsnTiming *cur,
     case TC_STORE_MULTIPLE:
         return 1 + cur->nregs + stall;
     case TC_TABLE_BRANCH:
-        return 2 + stall;
+        return 3 + stall;               /* the load, then the add */
     case TC_IT:
-        return prev && !prev->wide ? 0 : 1;     /* folded */
+        /*
+         * Folded onto a 16-bit instruction before it, unless that one
+         * accesses memory, branches or moves sp (cmemu, CC2650 silicon)
+         */
+        return prev && !prev->wide && !cycles_accesses_memory(prev) &&
+               !prev->sets_pc && !(prev->writes & SP) ? 0 : 1;
     case TC_BARRIER:
         return 1;
     default:                            /* ALU, MUL, branches, system */
@@ -195,29 +205,76 @@ static void m4_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
     schedule(insns, n, cost, true);
 }
 
-/* The refill: 1, or 2 to a 32-bit instruction on an odd halfword */
-static unsigned refill(uint64_t target, bool known)
+/*
+ * The refill, by when the branch knows its target (cmemu's Cortex-M3,
+ * checked against CC2650 silicon; the TRM's "whether the processor
+ * manages to speculate the address early"): B, B<c>, BL and BX lr in
+ * decode, 1; CBZ and CBNZ, and BX, BLX or MOV pc of another register
+ * (or of lr just written) in execute, 2; a load to the pc (POP {pc},
+ * LDR pc, TBB, TBH), which blocks, when the load's data arrives, 3 (TRM
+ * 3.3.2: LDR pc "at least five cycles", TBB and TBH six).  A cycle more
+ * to a 32-bit instruction on an odd halfword (where known).
+ */
+static unsigned refill(const CyclesInsn *prev, const CyclesInsn *last)
 {
-    unsigned p = 1 + memory_refill_wait_states();
+    bool cbz = last->t.cls == TC_BRANCH && last->c.conditional &&
+               !last->c.predicated;
+    bool register_target = last->t.cls == TC_BRANCH && !last->c.direct &&
+                           ((last->t.reads & ~LR) ||
+                            (prev && (prev->t.writes & LR)));
+    unsigned p = cycles_reads_memory(&last->t) ? 3 :
+                 cbz || register_target ? 2 : 1;
     g_autoptr(GByteArray) bytes = g_byte_array_new();
 
-    if (known && (target & 2) &&
-        qemu_plugin_read_memory_vaddr(target, bytes, 2)) {
+    if (last->c.direct && (last->c.target & 2) &&
+        qemu_plugin_read_memory_vaddr(last->c.target, bytes, 2)) {
         uint16_t hw = bytes->data[0] | bytes->data[1] << 8;
 
         if (hw >= 0xe800) {             /* the first half of a 32-bit one */
             p++;
         }
     }
-    return p;
+    return p + memory_refill_wait_states();
+}
+
+/*
+ * Whether the code at pc starts a run of 32-bit instructions on odd
+ * halfwords long enough to cost a cycle when the fetch is a word behind
+ * (unaligned_runs)
+ */
+static bool unaligned_run_at(uint64_t pc)
+{
+    g_autoptr(GByteArray) bytes = g_byte_array_new();
+    unsigned run = 0, off = 0;
+    bool stores = true;
+
+    if (!(pc & 2) || !qemu_plugin_read_memory_vaddr(pc, bytes, 16)) {
+        return false;
+    }
+    while (off + 4 <= bytes->len &&
+           (bytes->data[off] | bytes->data[off + 1] << 8) >= 0xe800) {
+        InsnTiming t;
+
+        isa_timing(ISA_THUMB, &bytes->data[off], 4, &t);
+        stores &= t.cls == TC_STORE;
+        run++;
+        off += 4;   /* a 32-bit one keeps the next on an odd halfword */
+    }
+    return run >= (stores ? 4 : 3);
 }
 
 static void branch_costs(const CyclesInsn *prev, const CyclesInsn *last,
                          unsigned scheduled, bool conditional, bool backward,
                          unsigned *taken, unsigned *fall)
 {
-    *taken = refill(last->c.target, last->c.direct);
-    *fall = 0;
+    *taken = refill(prev, last);
+    /*
+     * A B<c> fetches its target in decode in the place of the next
+     * word (cmemu): not taken, the fetch is a word behind, as after a
+     * multi-cycle instruction
+     */
+    *fall = last->c.predicated && last->t.cls == TC_BRANCH &&
+            unaligned_run_at(last->pc + last->len) ? 1 : 0;
 }
 
 static bool m3_operand_cost(const InsnTiming *t)

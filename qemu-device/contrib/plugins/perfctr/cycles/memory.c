@@ -27,6 +27,8 @@
 #include "cycles/memory.h"
 #include "cycles/slots.h"
 
+#define STM32F4_SRAM2 { 0x2001c000, 0x20020000 }
+
 /* Published by the parts' reference manuals (docs/cycles.md) */
 static const FlashPart parts[] = {
     /* RM0008 3.3.3: 64-bit reads, two 64-bit prefetch buffers */
@@ -35,12 +37,15 @@ static const FlashPart parts[] = {
     /*
      * RM0090 3.4-3.5: 128-bit reads, a prefetch buffer, the ART's
      * instruction cache of 64 lines and data cache of 8 (3.3 V: 0 wait
-     * states to 30 MHz, 5 at 168 MHz)
+     * states to 30 MHz, 5 at 168 MHz), all three off after reset; 2.3:
+     * SRAM2, 16 KB at 0x2001c000, is on a bus matrix port of its own
      */
+    { "stm32f407-16mhz", "STM32F407 at 16 MHz, ART off (as after reset)",
+      0, 16, false, 0, 0, 0, STM32F4_SRAM2 },
     { "stm32f407-24mhz", "STM32F407 at 24 MHz, ART on", 0, 16, true, 64, 8,
-      0 },
+      0, STM32F4_SRAM2 },
     { "stm32f407-168mhz", "STM32F407 at 168 MHz, ART on", 5, 16, true, 64,
-      8, 0 },
+      8, 0, STM32F4_SRAM2 },
     /*
      * SAM3X datasheet, 18.4.2: 128-bit reads (64-bit with FAM set) and
      * sequential prefetch; FWS 4 at 84 MHz.  Its SRAM: a load that does
@@ -169,11 +174,12 @@ void memory_vcpu_init(unsigned vcpu)
 /*
  * The memory blocks accesses pipeline within (jnk0le: "load pipelining
  * happens only when targeting the same memory block by all loads"):
- * the flash, SRAM, and the rest
+ * the flash, SRAM, the part's second SRAM, and the rest
  */
 static uint8_t block_of(uint64_t addr)
 {
     return addr >= flash->start && addr < flash->end ? 1 :
+           addr >= part.sram2.start && addr < part.sram2.end ? 4 :
            in_sram(addr) ? 2 : 3;
 }
 

@@ -26,6 +26,11 @@ struct FlashPart {
     unsigned dcache_lines;      /* and a data cache */
     /* What a load from SRAM that does not follow a load waits */
     unsigned sram_first_load;
+    /*
+     * A second SRAM on a bus of its own (STM32F4: SRAM2), a memory
+     * block apart from the first for pipelining; empty: none
+     */
+    AddressRange sram2;
 };
 
 /* The part memory= names; NULL if there is none */
