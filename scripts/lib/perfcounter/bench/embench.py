@@ -32,11 +32,29 @@ from perfcounter.paths import REPO
 PROGRAM = REPO / "tests" / "programs" / "embench_board.c"
 REPOSITORY = "https://github.com/embench/embench-iot"
 
-# The boards, and what their difference from the baseline is: the M4
-# model is compared with its own core; the M7's figures say how much
-# faster the model makes an M7 than that M4 (no M7 figures published)
-BOARDS = [("mps2-an386", "the model's error"),
-          ("mps2-an500", "an M7 against an M4: a speed-up, not an error")]
+
+@dataclass
+class Setup:
+    """A board the benchmarks run on, and how like the reference."""
+    board: str
+    meaning: str            # what its difference from the baseline is
+    memory: str = None      # the model's memory part (--memory)
+    ldflags: tuple = ()     # where the program's data and stack go
+    stack_size: int = None
+
+
+# The M4 model is compared with its own core, as the reference runs
+# it: Embench's board support leaves the STM32F407 as after reset (16
+# MHz, 0 wait states, the ART's prefetch and caches off), and its linker
+# script (STM32F407IGHX_FLASH.ld) makes RAM the 128 KB from 0x20000000
+# with the stack at its top: in SRAM2, on a bus of its own, while data
+# and the heap are in SRAM1 (a load does not pipeline with one of the
+# other).  The M7's figures say how much faster the model makes an M7
+# than that M4 (no M7 figures are published).
+SETUPS = [Setup("mps2-an386", "the model's error", "stm32f407-16mhz",
+                ("-Wl,--defsym=__ram_size=0x20000",), 0x4000),
+          Setup("mps2-an500",
+                "an M7 against an M4: a speed-up, not an error")]
 
 # A benchmark takes about 4 s on the reference at 16 MHz: 64 M cycles,
 # under a minute on the models; more than this is a hang
@@ -111,8 +129,8 @@ def benchmarks(checkout):
     return sorted(d for d in (checkout / "src").iterdir() if d.is_dir())
 
 
-def build(board, checkout, ref, benchmark, work):
-    """The image of benchmark (a directory) for board, built as the
+def build(setup, checkout, ref, benchmark, work):
+    """The image of benchmark (a directory) for setup, built as the
     reference was (Failure if it does not build)."""
     support = checkout / "support"
     # As Embench's own build: the benchmark's files first, then the
@@ -121,12 +139,14 @@ def build(board, checkout, ref, benchmark, work):
         [PROGRAM, support / "main.c", support / "beebsc.c"]
     # -march, when the README gives one, selects the library as well
     march = [f for f in ref.cflags if f.startswith("-march=")]
-    return firmware.build_app(board, sources, firmware.AppOptions(
+    return firmware.build_app(boards.get(setup.board), sources,
+                              firmware.AppOptions(
         optimization=ref.optimization,
         defines=[f"{ref.scale}={ref.mhz}", "WARMUP_HEAT=1"],
         includes=[support], cflags=ref.cflags + ["-w"],
-        ldflags=march + ["-Wl,--gc-sections",
-                         "-Wl,--wrap=verify_benchmark"]), work)
+        ldflags=march + ["-Wl,--gc-sections", "-Wl,--wrap=verify_benchmark",
+                         *setup.ldflags],
+        stack_size=setup.stack_size), work)
 
 
 def run(cmd):
@@ -152,7 +172,8 @@ def rows(bench, checkout):
     checkout = Path(checkout).resolve()
     ref = reference(checkout)
     with tempfile.TemporaryDirectory() as tmp:
-        for name, meaning in BOARDS:
+        for setup in SETUPS:
+            name = setup.board
             board = boards.get(name)
             ratios, failed = [], []
             for benchmark in benchmarks(checkout):
@@ -161,7 +182,7 @@ def rows(bench, checkout):
                 say(f"{what}: building and running")
                 work = Path(tmp) / f"{name}-{benchmark.name}"
                 work.mkdir()
-                counts, why = measure(bench, board, checkout, ref,
+                counts, why = measure(bench, setup, checkout, ref,
                                       benchmark, work)
                 silicon = baseline_cycles(ref, benchmark.name)
                 if counts is None:
@@ -180,19 +201,21 @@ def rows(bench, checkout):
             bench.row(f"Embench {ref.version}, {board.cpu} model ({name}): "
                       f"geometric mean of model / STM32F4 cycles",
                       f"{geomean(ratios):.3f}" if ratios else "-",
-                      f"{meaning}; {len(ratios)} benchmarks; failed: "
+                      f"{setup.meaning}; {len(ratios)} benchmarks; failed: "
                       f"{', '.join(failed) or 'none'}; "
                       + built_how(board, ref))
 
 
-def measure(bench, board, checkout, ref, benchmark, work):
-    """((cycles, instructions), None) of benchmark on board's model, or
+def measure(bench, setup, checkout, ref, benchmark, work):
+    """((cycles, instructions), None) of benchmark on setup's model, or
     (None, why not)."""
     try:
-        image = build(board, checkout, ref, benchmark, work)
+        image = build(setup, checkout, ref, benchmark, work)
     except Failure as e:
         return None, f"build failed: {e}"
-    return run(bench.command(board, image, cycles=True, windows=()))
+    options = {"memory": setup.memory} if setup.memory else {}
+    return run(bench.command(boards.get(setup.board), image, cycles=True,
+                             windows=(), **options))
 
 
 def baseline_cycles(ref, name):

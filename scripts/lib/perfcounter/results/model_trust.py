@@ -19,14 +19,15 @@ MEASURED = {
     "m0": Measured("within 2.3% (cortexm-AES on an STM32F0)"),
     "m0-small-mul": Measured("within 2.3% (cortexm-AES on an STM32F0, "
                              "as m0)"),
-    "m3": Measured("within 2.9% (cortexm-AES on an STM32F1; Keccak and "
+    "m3": Measured("within 2.8% (cortexm-AES on an STM32F1; Keccak and "
                    "NTTs on an Arduino Due, with --memory sam3x8e-12mhz)",
-                   "CoreMark +4.9% (Arduino Due, --memory "
+                   "CoreMark +3.2% (Arduino Due, --memory "
                    "sam3x8e-84mhz)"),
-    "m4": Measured("within 1.3% (cortexm-AES on an STM32F4; Keccak and "
+    "m4": Measured("within 1.2% (cortexm-AES on an STM32F4; Keccak and "
                    "NTTs on an STM32F407, with --memory stm32f407-24mhz)",
-                   "Embench -4.3% (geometric mean; huffbench, slre and "
-                   "wikisort -10 to -15%)"),
+                   "Embench -2.6% (geometric mean, --memory "
+                   "stm32f407-16mhz; wikisort -10.1%, the rest within "
+                   "10%)"),
     "m7": Measured("+2.2 to +3.1% (cortexm-AES on an STM32H7)",
                    "CoreMark +0.9% and -3.4% (Teensy 4)"),
     "m33": Measured("within 1.1% (cortexm-AES on an RP2350)"),
