@@ -49,10 +49,8 @@ cyc_literals:
     ldr r9, [r4, #12]
     finish ldr_literal_data
 
-/* The same with the code's memory read through a register: a table */
-    begin ldr_flash_data
-    ldr r10, =cyc_literals
-    start ldr_flash_data
+/* 8 loads alternating between r10's memory and r4's (cyc_data) */
+.macro alternating_loads
     ldr r0, [r10]
     ldr r1, [r4]
     ldr r2, [r10, #4]
@@ -61,6 +59,16 @@ cyc_literals:
     ldr r7, [r4, #8]
     ldr r8, [r10, #12]
     ldr r9, [r4, #12]
+.endm
+
+/*
+ * Loads alternating between the code's memory, read through a register
+ * (a table), and data
+ */
+    begin ldr_flash_data
+    ldr r10, =cyc_literals
+    start ldr_flash_data
+    alternating_loads
     finish ldr_flash_data
 
 /*
@@ -77,14 +85,7 @@ cyc_literals:
 1:
 #endif
     start ldr_sram2_data
-    ldr r0, [r10]
-    ldr r1, [r4]
-    ldr r2, [r10, #4]
-    ldr r3, [r4, #4]
-    ldr r6, [r10, #8]
-    ldr r7, [r4, #8]
-    ldr r8, [r10, #12]
-    ldr r9, [r4, #12]
+    alternating_loads
     finish ldr_sram2_data
 
 /*
