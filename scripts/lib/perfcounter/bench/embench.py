@@ -139,14 +139,15 @@ def build(setup, checkout, ref, benchmark, work):
         [PROGRAM, support / "main.c", support / "beebsc.c"]
     # -march, when the README gives one, selects the library as well
     march = [f for f in ref.cflags if f.startswith("-march=")]
-    return firmware.build_app(boards.get(setup.board), sources,
-                              firmware.AppOptions(
+    options = firmware.AppOptions(
         optimization=ref.optimization,
         defines=[f"{ref.scale}={ref.mhz}", "WARMUP_HEAT=1"],
         includes=[support], cflags=ref.cflags + ["-w"],
         ldflags=march + ["-Wl,--gc-sections", "-Wl,--wrap=verify_benchmark",
                          *setup.ldflags],
-        stack_size=setup.stack_size), work)
+        stack_size=setup.stack_size)
+    return firmware.build_app(boards.get(setup.board), sources, options,
+                              work)
 
 
 def run(cmd):
@@ -173,14 +174,15 @@ def rows(bench, checkout):
     ref = reference(checkout)
     with tempfile.TemporaryDirectory() as tmp:
         for setup in SETUPS:
-            name = setup.board
-            board = boards.get(name)
+            board = boards.get(setup.board)
+            name = setup.board + (f", --memory {setup.memory}"
+                                  if setup.memory else "")
             ratios, failed = [], []
             for benchmark in benchmarks(checkout):
                 what = (f"Embench {ref.version}: {benchmark.name}, "
                         f"{board.cpu} model ({name})")
                 say(f"{what}: building and running")
-                work = Path(tmp) / f"{name}-{benchmark.name}"
+                work = Path(tmp) / f"{setup.board}-{benchmark.name}"
                 work.mkdir()
                 counts, why = measure(bench, setup, checkout, ref,
                                       benchmark, work)
