@@ -64,6 +64,13 @@ void perfctr_hook_set_plugin(const PerfctrPluginOps *ops)
     qatomic_set(&plugin, ops);
 }
 
+uint32_t perfctr_hook_call_sp[PERFCTR_HOOK_CALL_SLOTS];
+
+uint64_t perfctr_hook_call_stack_pointer(unsigned vcpu_index)
+{
+    return perfctr_hook_call_sp[vcpu_index % PERFCTR_HOOK_CALL_SLOTS];
+}
+
 uint32_t perfctr_hook_events(void)
 {
     const PerfctrPluginOps *ops = qatomic_read(&plugin);

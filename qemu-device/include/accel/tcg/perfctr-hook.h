@@ -141,6 +141,17 @@ void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc);
  */
 uint64_t perfctr_hook_stack_pointer(void);
 
+/*
+ * The stack pointer each vCPU made its last call with (target/arm's
+ * translator stores it at BL and BLX, in slot vCPU index modulo
+ * PERFCTR_HOOK_CALL_SLOTS): the plugin makes a call's frame only once
+ * something needs it, with the stack pointer of the call
+ */
+#define PERFCTR_HOOK_CALL_SLOTS 64
+extern uint32_t perfctr_hook_call_sp[PERFCTR_HOOK_CALL_SLOTS];
+/* For the plugin: the stack pointer of vcpu_index's last call */
+uint64_t perfctr_hook_call_stack_pointer(unsigned vcpu_index);
+
 /* A device counting events of one vCPU */
 typedef struct PerfctrHookClient PerfctrHookClient;
 struct PerfctrHookClient {
