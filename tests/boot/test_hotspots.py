@@ -251,3 +251,62 @@ def test_longjmp_unwinds_the_frames_it_leaves(ctx, board):
         all(f[-2] == "main" for f in frames if f[-1] == "work"), stacks
     assert max(f.count("down") for f in frames) == 6, stacks
     assert "deeper than" not in proc.stderr + proc.stdout
+
+
+def call_graph_arcs(graph):
+    """{(caller, callee): calls} from gprof's call graph (-b -q)."""
+    arcs = {}
+    for entry in graph.split("-----"):
+        primary = None
+        for line in entry.splitlines():
+            m = re.match(r"\[\d+\]\s.*?\s(\S+) \[\d+\]$", line)
+            if m:
+                primary = m.group(1)
+                continue
+            m = re.match(r"\s+(?:[\d.]+\s+[\d.]+\s+)?(\d+)(?:/\d+)?"
+                         r"\s+(\S+) \[\d+\]$", line)
+            if m and primary:
+                arcs[primary, m.group(2)] = int(m.group(1))
+    return arcs
+
+
+def test_sampled_call_stacks_and_counts_are_the_exact_ones(ctx, board):
+    """Calls of every kind (tests/programs/calls_followed.c: direct, from
+    a loop, in an IT block taken every other time, through a pointer, a
+    recursion left by longjmp).  Sampled every 7 instructions, the
+    profile holds only call stacks the exact profile holds, and gprof
+    counts each call the program makes, as the exact profile does (on
+    a Cortex-M, sampling follows calls lazily: profile.c)."""
+    source = REPO / "tests" / "programs" / "calls_followed.c"
+    found = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for mode in ("exact", "7"):
+            build = [str(source), "-o", "calls.elf"] if mode == "exact" \
+                else ["calls.elf"]
+            proc = subprocess.run(
+                [str(REPO / "scripts" / "profile"), "--board", board.name,
+                 *build, f"--sample={mode}",
+                 "--stacks", f"{mode}.txt", "--gmon", f"{mode}.out"],
+                cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True,
+                text=True, timeout=300)
+            assert proc.returncode == 0, proc.stderr
+            stacks = (Path(tmp) / f"{mode}.txt").read_text()
+            graph = subprocess.run(
+                [gprof.tool(board), "-b", "-q", "calls.elf", f"{mode}.out"],
+                cwd=tmp, capture_output=True, text=True, check=True).stdout
+            # (the program's calls: the C library's exit differs on RISC-V)
+            found[mode] = ({line.rsplit(" ", 1)[0]
+                            for line in stacks.splitlines()
+                            if ";main" in line}, call_graph_arcs(graph))
+    (exact_stacks, exact_arcs), (sampled_stacks, sampled_arcs) = \
+        found["exact"], found["7"]
+    assert sampled_arcs == exact_arcs
+    assert sum(n for (_, callee), n in exact_arcs.items()
+               if callee == "leaf") == 5500, exact_arcs
+    assert exact_arcs["nested", "leaf"] == 3000, exact_arcs
+    assert exact_arcs["conditional", "leaf"] == 500, exact_arcs
+    assert exact_arcs["recurse", "recurse"] == 4000, exact_arcs
+    assert sampled_stacks <= exact_stacks, sampled_stacks - exact_stacks
+    assert len(sampled_stacks) >= 10, sampled_stacks
+    assert any(s.endswith("main;work") for s in sampled_stacks)
+    assert max(s.count("recurse") for s in exact_stacks) == 5

@@ -234,6 +234,11 @@ unsigned contexts_running(unsigned index)
     return vcpu_contexts(index)->running->id;
 }
 
+bool contexts_m_profile(void)
+{
+    return reg_psp != NULL;
+}
+
 bool contexts_in_handler(unsigned index)
 {
     return vcpu_contexts(index)->nesting > 0;

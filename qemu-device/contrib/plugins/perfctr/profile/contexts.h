@@ -28,6 +28,8 @@ typedef struct ContextsOps {
 
 void contexts_init(const PerfctrConfig *config, const ContextsOps *ops);
 void contexts_vcpu_init(unsigned index);
+/* Whether the guest is a Cortex-M (it has msp and psp), once a vCPU is */
+bool contexts_m_profile(void);
 
 /* Called by profile.c, its lock held */
 void contexts_restart(void);

@@ -34,6 +34,14 @@
  * handler: contexts.c) has a call stack of its own, rooted at a node
  * of its own; exceptions and their returns switch between them.
  *
+ * Most calls return before anything needs their frame, so in sampling
+ * mode on a Cortex-M a direct call is not followed as it is made: its arc is
+ * counted inline, and an inline store notes it (lazy, below).  Its
+ * return adds a flag to the note; the block the call returns to finds
+ * the pair there and clears it, inline.  Anything that needs the stack
+ * first (a sample, another call, an exception, a return elsewhere)
+ * makes the frame, with the stack pointer QEMU noted at the call.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
@@ -41,6 +49,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "perfctr-hook.h"
 #include "profile/calltree.h"
 #include "profile/contexts.h"
 #include "profile/pairs.h"
@@ -48,6 +57,13 @@
 #include "profile/unwind.h"
 
 #define CHARGE_CACHE 8
+
+/* In the lazy slot: the call it notes has returned */
+#define RETURNED (UINT64_C(1) << 63)
+#define NOWHERE UINT64_MAX
+
+/* QEMU exports it; weak so that the plugin still loads in another QEMU */
+#pragma weak perfctr_hook_call_stack_pointer
 
 /* A translated block, as the profiler needs it */
 /*
@@ -78,12 +94,22 @@ typedef struct Block {
     uint64_t charged_node[CHARGE_CACHE];
     uint64_t *charged[CHARGE_CACHE];
     uint64_t *outcomes[2];          /* its branch not taken, taken */
+    /* A lazy call's executions, and those already added to the arcs */
+    struct qemu_plugin_scoreboard *lazy_calls;
+    uint64_t lazy_counted;
 } Block;
 
 /* Per vCPU, in the translated code */
 typedef struct InlineState {
     uint64_t ticks;         /* instructions executed, less those consumed */
     uint64_t followed;      /* sampling: the block just ended, if followed */
+    /*
+     * Sampling on a Cortex-M: the return address of a call not followed yet,
+     * plus RETURNED once a return was made after it (or RETURNED alone:
+     * a return whose call was followed), or 0
+     */
+    uint64_t lazy;
+    uint64_t returned;      /* the block of that return */
 } InlineState;
 
 /* A sample taken at a block's entry, undone if the block is left early */
@@ -113,7 +139,12 @@ static const PerfctrConfig *config;
 /* Sampling: a sample is taken when the ticks reach 2 * period */
 static uint64_t sample_at;
 static struct qemu_plugin_scoreboard *inline_board;
-static qemu_plugin_u64 ticks, followed;
+static qemu_plugin_u64 ticks, followed, lazy, returned;
+/* Whether calls and returns are followed lazily (see the top) */
+static bool lazy_following;
+static gsize lazy_decided;
+/* The lazy calls' blocks, by return address */
+static GHashTable *lazy_sites;
 static GMutex lock;
 static GPtrArray *vcpus;
 static GPtrArray *blocks;
@@ -198,6 +229,17 @@ static void charge_block(Block *block, uint64_t node, uint64_t amount)
     *block->charged[slot] += amount;
 }
 
+/* The frame of a call by block's last instruction (at site) */
+static void push_frame(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
+                       uint64_t sp)
+{
+    if (!block->callee_node || block->caller_node != v->calls->node) {
+        block->callee_node = calltree_child(v->calls->node, site);
+        block->caller_node = v->calls->node;
+    }
+    calltree_push(v->calls, block->callee_node, ret, sp);
+}
+
 /* A call by the last instruction of block, to callee */
 static void call(Vcpu *v, unsigned index, Block *block, uint64_t site,
                  uint64_t ret, uint64_t callee)
@@ -207,12 +249,7 @@ static void call(Vcpu *v, unsigned index, Block *block, uint64_t site,
         block->callee = callee;
     }
     (*block->calls)++;
-    if (!block->callee_node || block->caller_node != v->calls->node) {
-        block->callee_node = calltree_child(v->calls->node, site);
-        block->caller_node = v->calls->node;
-    }
-    calltree_push(v->calls, block->callee_node, ret,
-                  contexts_stack_pointer(index));
+    push_frame(v, block, site, ret, contexts_stack_pointer(index));
 }
 
 /* A longjmp's landing at next: unwound to its frame, if it is one */
@@ -304,6 +341,46 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
 }
 
 /*
+ * Make real what the lazy slot notes, before anything reads the stack
+ * or the vCPU goes on at next (a block's entry, where an exception
+ * interrupted it, or NOWHERE).  A call not followed gets its frame,
+ * unless next is where it returns: then its return came back there,
+ * which undoes nothing, or (no return noted, nothing else followed) it
+ * was a call in an IT block not taken, not counted then.  A return
+ * elsewhere is followed as it would have been, unless follow_return is
+ * false: the context changed after it (an exception return).
+ */
+static void settle(Vcpu *v, unsigned index, uint64_t next, bool follow_return)
+{
+    uint64_t slot = v->inline_state->lazy;
+    uint64_t ret = slot & ~RETURNED;
+    Block *caller;
+
+    if (!slot) {
+        return;
+    }
+    v->inline_state->lazy = 0;
+    if (ret) {
+        caller = g_hash_table_lookup(lazy_sites, &ret);
+        if (ret == next && (slot & RETURNED)) {
+            return;
+        }
+        if (ret == next && !v->inline_state->followed) {
+            qemu_plugin_u64_add((qemu_plugin_u64) { caller->lazy_calls, 0 },
+                                index, -1);
+            return;
+        }
+        push_frame(v, caller, caller->last_pc, ret,
+                   perfctr_hook_call_stack_pointer(index));
+    }
+    if ((slot & RETURNED) && follow_return) {
+        Block *from = (Block *)(uintptr_t)v->inline_state->returned;
+
+        follow(v, index, from, from->n, next);
+    }
+}
+
+/*
  * The block the vCPU leaves, with how many of its instructions ran (in
  * exact mode charged to the current node): the block entered last in
  * exact mode, in sampling mode the one just ended if it is followed.
@@ -358,8 +435,12 @@ static void leave_for(Vcpu *v, unsigned index, uint64_t next,
                       const uint64_t *sp)
 {
     uint64_t executed;
-    Block *last = leaving(v, &executed);
+    Block *last;
 
+    if (lazy_following) {
+        settle(v, index, next, true);
+    }
+    last = leaving(v, &executed);
     if (last) {
         leave_block(v, index, last, executed, next, sp);
     }
@@ -380,6 +461,25 @@ static void block_entered(unsigned index, void *udata)
     v->block = next;
     v->block_ticks = executed_total(v);
     leave();
+}
+
+/* A block's entry (udata) where the lazy slot needs settling */
+static void lazy_entered(unsigned index, void *udata)
+{
+    Block *next = udata;
+
+    enter();
+    settle(vcpu_state(index), index, next->pc, true);
+    leave();
+}
+
+/* The same, once the return-address block took 1 off the slot */
+static void lazy_entered_less_one(unsigned index, void *udata)
+{
+    enter();
+    vcpu_state(index)->inline_state->lazy++;
+    leave();
+    lazy_entered(index, udata);
 }
 
 /* After an instruction that writes the stack pointer (udata: how) */
@@ -425,6 +525,9 @@ static void sample_block(unsigned index, void *udata)
 
     enter();
     v = vcpu_state(index);
+    if (lazy_following) {
+        settle(v, index, NOWHERE, true);
+    }
     g_array_set_size(v->tentative, 0);
     while (v->inline_state->ticks >= sample_at) {
         uint64_t before = v->inline_state->ticks - block->n;
@@ -520,6 +623,9 @@ void profile_switch(unsigned index, CallStack *to)
     Vcpu *v = vcpu_state(index);
     uint64_t now = executed_total(v);
 
+    if (lazy_following) {
+        settle(v, index, NOWHERE, false);       /* on the old stack */
+    }
     if (v->block && !config->period && now > v->block_ticks) {
         charge_block(v->block, v->calls->node, now - v->block_ticks);
     }
@@ -556,6 +662,11 @@ void profile_init(const PerfctrConfig *cfg)
                                                  ticks);
     followed = qemu_plugin_scoreboard_u64_in_struct(inline_board,
                                                     InlineState, followed);
+    lazy = qemu_plugin_scoreboard_u64_in_struct(inline_board, InlineState,
+                                                lazy);
+    returned = qemu_plugin_scoreboard_u64_in_struct(inline_board,
+                                                    InlineState, returned);
+    lazy_sites = g_hash_table_new(g_int64_hash, g_int64_equal);
     vcpus = g_ptr_array_new();
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
@@ -582,9 +693,26 @@ static SpWrite sp_write(struct qemu_plugin_insn *insn)
     return isa_sp_write(config->isa, bytes, got);
 }
 
+/* A call followed lazily: direct, unconditional, sp kept */
+static bool is_lazy_call(const Block *block)
+{
+    return lazy_following && block->last.kind == INSN_CALL &&
+           block->last.direct && !block->last.conditional &&
+           block->sp_last == SP_KEPT;
+}
+
+static bool is_lazy_return(const Block *block)
+{
+    return lazy_following && block->last.kind == INSN_RETURN &&
+           block->sp_last == SP_KEPT;
+}
+
 /* What follow() needs to see at the next block's entry */
 static bool is_followed(const Block *block)
 {
+    if (is_lazy_call(block) || is_lazy_return(block)) {
+        return false;
+    }
     switch (block->last.kind) {
     case INSN_CALL:
     case INSN_RETURN:
@@ -599,9 +727,76 @@ static bool is_followed(const Block *block)
     return block->sp_last != SP_KEPT;
 }
 
-/* Block entry: follow, count the block, sample (registered in this order) */
-static void instrument_entry(struct qemu_plugin_tb *tb, Block *block)
+/*
+ * Block entry, lazily following (lazy in the slot, see the top): a
+ * return flagged there is settled, and a call noted there that returns
+ * to this block (in an IT block, not taken).  At the block its lazy
+ * calls return to, the pair flagged cancels, inline: what is settled
+ * is any other value than 0 and RETURNED + pc, two comparisons around
+ * a subtraction.  Before a call (calls), anything noted is settled:
+ * QEMU notes the new call's stack pointer in place of the old one's.
+ */
+static void instrument_lazy_entry(struct qemu_plugin_tb *tb, Block *block,
+                                  bool calls)
 {
+    enum qemu_plugin_cb_flags cb = QEMU_PLUGIN_CB_R_REGS;
+    bool returned_to;
+
+    enter();
+    returned_to = g_hash_table_contains(lazy_sites, &block->pc);
+    leave();
+    if (returned_to) {
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, lazy_entered, cb, QEMU_PLUGIN_COND_GT, lazy,
+            RETURNED + block->pc, block);
+        qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+            tb, QEMU_PLUGIN_INLINE_ADD_U64, lazy, -1);
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, lazy_entered_less_one, cb, QEMU_PLUGIN_COND_LT, lazy,
+            RETURNED + block->pc - 1, block);
+        qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+            tb, QEMU_PLUGIN_INLINE_STORE_U64, lazy, 0);
+    } else if (calls) {
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, lazy_entered, cb, QEMU_PLUGIN_COND_NE, lazy, 0, block);
+    } else {
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, lazy_entered, cb, QEMU_PLUGIN_COND_GE, lazy, RETURNED,
+            block);
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, lazy_entered, cb, QEMU_PLUGIN_COND_EQ, lazy, block->pc,
+            block);
+    }
+}
+
+/* The last instruction of a lazy call or return: noted in the slot */
+static void instrument_lazy_exit(struct qemu_plugin_insn *last, Block *block)
+{
+    if (is_lazy_call(block)) {
+        block->lazy_calls = qemu_plugin_scoreboard_new(sizeof(uint64_t));
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            last, QEMU_PLUGIN_INLINE_ADD_U64,
+            (qemu_plugin_u64) { block->lazy_calls, 0 }, 1);
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            last, QEMU_PLUGIN_INLINE_STORE_U64, lazy, block->last_fall);
+        enter();
+        g_hash_table_insert(lazy_sites, &block->last_fall, block);
+        leave();
+    } else if (is_lazy_return(block)) {
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            last, QEMU_PLUGIN_INLINE_ADD_U64, lazy, RETURNED);
+        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+            last, QEMU_PLUGIN_INLINE_STORE_U64, returned, (uintptr_t)block);
+    }
+}
+
+/* Block entry: follow, count the block, sample (registered in this order) */
+static void instrument_entry(struct qemu_plugin_tb *tb, Block *block,
+                             bool calls)
+{
+    if (lazy_following) {
+        instrument_lazy_entry(tb, block, calls);
+    }
     if (config->stacks && !config->period) {
         /* Registers are read at a block's entry (all in memory then) */
         qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
@@ -628,8 +823,20 @@ void profile_instrument(struct qemu_plugin_tb *tb)
     Block *block = g_new0(Block, 1);
     SpWrite sp_pending = SP_KEPT;
     struct qemu_plugin_insn *insn = NULL;
+    bool calls = false;
     size_t i;
 
+    if (g_once_init_enter(&lazy_decided)) {
+        /*
+         * The registers are known now.  target/arm's translator notes
+         * the stack pointer of each call; the instructions are decoded
+         * as Thumb, which only a Cortex-M never leaves.
+         */
+        lazy_following = config->stacks && config->period &&
+                         perfctr_hook_call_stack_pointer &&
+                         config->isa == ISA_THUMB && contexts_m_profile();
+        g_once_init_leave(&lazy_decided, 1);
+    }
     block->pc = qemu_plugin_tb_vaddr(tb);
     block->n = qemu_plugin_tb_n_insns(tb);
     block->insn_pc = g_new(uint64_t, block->n);
@@ -677,6 +884,7 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             block->last_pc = pc;
             block->last_fall = pc + len;
             isa_classify(config->isa, bytes, got, pc, &block->last);
+            calls = block->last.kind == INSN_CALL;
             if (i && links_next(qemu_plugin_tb_get_insn(tb, i - 1))) {
                 isa_linked(&block->last);
             }
@@ -692,7 +900,10 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             insn, QEMU_PLUGIN_INLINE_STORE_U64, followed,
             (uintptr_t)block);
     }
-    instrument_entry(tb, block);
+    if (lazy_following) {
+        instrument_lazy_exit(insn, block);
+    }
+    instrument_entry(tb, block, calls);
     enter();
     g_ptr_array_add(blocks, block);
     leave();
@@ -714,6 +925,30 @@ void profile_vcpu_init(unsigned index)
     leave();
 }
 
+/*
+ * The lazy calls counted inline since last time, into the arcs; with
+ * restart, dropped (the arcs start again)
+ */
+static void count_lazy_calls(bool restart)
+{
+    guint b;
+
+    for (b = 0; b < blocks->len; b++) {
+        Block *block = g_ptr_array_index(blocks, b);
+        uint64_t n;
+
+        if (!block->lazy_calls) {
+            continue;
+        }
+        n = qemu_plugin_u64_sum((qemu_plugin_u64) { block->lazy_calls, 0 });
+        if (n != block->lazy_counted && !restart) {
+            *pair_counter(arcs, block->last_pc, block->last.target) +=
+                n - block->lazy_counted;
+        }
+        block->lazy_counted = n;
+    }
+}
+
 void profile_restart(unsigned index, uint64_t not_begun)
 {
     guint b;
@@ -726,6 +961,7 @@ void profile_restart(unsigned index, uint64_t not_begun)
     pair_table_clear(charges);
     pair_table_clear(arcs);
     pair_table_clear(branches);
+    count_lazy_calls(true);
     for (b = 0; b < blocks->len; b++) {
         Block *block = g_ptr_array_index(blocks, b);
 
@@ -800,6 +1036,7 @@ void profile_write(FILE *out)
     if (!config->period) {
         gather_exact_histogram();
     }
+    count_lazy_calls(false);
     fprintf(out, "perfctr-profile 2\n");
     fprintf(out, "mode %s\n", config->period ? "sample" : "exact");
     fprintf(out, "period %" PRIu64 "\n", config->period ? config->period : 1);
