@@ -35,8 +35,9 @@
  * of its own; exceptions and their returns switch between them.
  *
  * Most calls return before anything needs their frame, so in sampling
- * mode on a Cortex-M a direct call is not followed as it is made: its arc is
- * counted inline, and an inline store notes it (lazy, below).  Its
+ * mode on a Cortex-M a direct call is not followed as it is made: its
+ * arc is counted inline, and an inline store notes it (the lazy slot,
+ * which the other followed blocks flag too: one check per block).  Its
  * return adds a flag to the note; the block the call returns to finds
  * the pair there and clears it, inline.  Anything that needs the stack
  * first (a sample, another call, an exception, a return elsewhere)
@@ -58,8 +59,12 @@
 
 #define CHARGE_CACHE 8
 
-/* In the lazy slot: the call it notes has returned */
+/*
+ * In the lazy slot: the call it notes has returned; a block that is
+ * followed has just ended (followed holds it)
+ */
 #define RETURNED (UINT64_C(1) << 63)
+#define FOLLOWED (UINT64_C(1) << 62)
 #define NOWHERE UINT64_MAX
 
 /* QEMU exports it; weak so that the plugin still loads in another QEMU */
@@ -94,7 +99,8 @@ typedef struct Block {
     uint64_t charged_node[CHARGE_CACHE];
     uint64_t *charged[CHARGE_CACHE];
     uint64_t *outcomes[2];          /* its branch not taken, taken */
-    /* A lazy call's executions, and those already added to the arcs */
+    bool lazy_call;                 /* its call is followed lazily */
+    /* That call's executions, and those already added to the arcs */
     struct qemu_plugin_scoreboard *lazy_calls;
     uint64_t lazy_counted;
 } Block;
@@ -104,9 +110,10 @@ typedef struct InlineState {
     uint64_t ticks;         /* instructions executed, less those consumed */
     uint64_t followed;      /* sampling: the block just ended, if followed */
     /*
-     * Sampling on a Cortex-M: the return address of a call not followed yet,
-     * plus RETURNED once a return was made after it (or RETURNED alone:
-     * a return whose call was followed), or 0
+     * Sampling on a Cortex-M: the return address of a call not followed
+     * yet, plus RETURNED once a return was made after it (or RETURNED
+     * alone: a return whose call was followed), plus FOLLOWED once a
+     * block that is followed ended (the one check at a block's entry)
      */
     uint64_t lazy;
     uint64_t returned;      /* the block of that return */
@@ -143,8 +150,11 @@ static qemu_plugin_u64 ticks, followed, lazy, returned;
 /* Whether calls and returns are followed lazily (see the top) */
 static bool lazy_following;
 static gsize lazy_decided;
-/* The lazy calls' blocks, by return address */
-static GHashTable *lazy_sites;
+/*
+ * The lazy calls' blocks, by return address; the first pcs of blocks
+ * that do not cancel a lazy call's return
+ */
+static GHashTable *lazy_sites, *block_starts;
 static GMutex lock;
 static GPtrArray *vcpus;
 static GPtrArray *blocks;
@@ -352,14 +362,14 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
  */
 static void settle(Vcpu *v, unsigned index, uint64_t next, bool follow_return)
 {
-    uint64_t slot = v->inline_state->lazy;
+    uint64_t slot = v->inline_state->lazy & ~FOLLOWED;
     uint64_t ret = slot & ~RETURNED;
     Block *caller;
 
+    v->inline_state->lazy = 0;
     if (!slot) {
         return;
     }
-    v->inline_state->lazy = 0;
     if (ret) {
         caller = g_hash_table_lookup(lazy_sites, &ret);
         if (ret == next && (slot & RETURNED)) {
@@ -463,23 +473,13 @@ static void block_entered(unsigned index, void *udata)
     leave();
 }
 
-/* A block's entry (udata) where the lazy slot needs settling */
-static void lazy_entered(unsigned index, void *udata)
-{
-    Block *next = udata;
-
-    enter();
-    settle(vcpu_state(index), index, next->pc, true);
-    leave();
-}
-
-/* The same, once the return-address block took 1 off the slot */
-static void lazy_entered_less_one(unsigned index, void *udata)
+/* A block's entry (udata) after a lazy return was not cancelled there */
+static void block_entered_less_one(unsigned index, void *udata)
 {
     enter();
-    vcpu_state(index)->inline_state->lazy++;
+    vcpu_state(index)->inline_state->lazy++;   /* what the block took */
     leave();
-    lazy_entered(index, udata);
+    block_entered(index, udata);
 }
 
 /* After an instruction that writes the stack pointer (udata: how) */
@@ -586,6 +586,7 @@ void profile_block_left(unsigned index, uint64_t not_begun)
     v->inline_state->ticks -= not_begun;
     /* Its last instruction, which may have stored it, did not begin */
     v->inline_state->followed = 0;
+    v->inline_state->lazy &= ~FOLLOWED;
     leave();
 }
 
@@ -667,6 +668,7 @@ void profile_init(const PerfctrConfig *cfg)
     returned = qemu_plugin_scoreboard_u64_in_struct(inline_board,
                                                     InlineState, returned);
     lazy_sites = g_hash_table_new(g_int64_hash, g_int64_equal);
+    block_starts = g_hash_table_new(g_int64_hash, g_int64_equal);
     vcpus = g_ptr_array_new();
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
@@ -693,12 +695,24 @@ static SpWrite sp_write(struct qemu_plugin_insn *insn)
     return isa_sp_write(config->isa, bytes, got);
 }
 
-/* A call followed lazily: direct, unconditional, sp kept */
+/*
+ * A call followed lazily: direct, unconditional, sp kept, and every
+ * block at its return address instrumented to cancel the pair (none
+ * translated without: one in an IT block not taken must see it too)
+ */
 static bool is_lazy_call(const Block *block)
 {
-    return lazy_following && block->last.kind == INSN_CALL &&
-           block->last.direct && !block->last.conditional &&
-           block->sp_last == SP_KEPT;
+    bool returns_to_new;
+
+    if (!lazy_following || block->last.kind != INSN_CALL ||
+        !block->last.direct || block->last.conditional ||
+        block->sp_last != SP_KEPT) {
+        return false;
+    }
+    enter();
+    returns_to_new = !g_hash_table_contains(block_starts, &block->last_fall);
+    leave();
+    return returns_to_new;
 }
 
 static bool is_lazy_return(const Block *block)
@@ -710,7 +724,7 @@ static bool is_lazy_return(const Block *block)
 /* What follow() needs to see at the next block's entry */
 static bool is_followed(const Block *block)
 {
-    if (is_lazy_call(block) || is_lazy_return(block)) {
+    if (block->lazy_call || is_lazy_return(block)) {
         return false;
     }
     switch (block->last.kind) {
@@ -728,13 +742,13 @@ static bool is_followed(const Block *block)
 }
 
 /*
- * Block entry, lazily following (lazy in the slot, see the top): a
- * return flagged there is settled, and a call noted there that returns
- * to this block (in an IT block, not taken).  At the block its lazy
- * calls return to, the pair flagged cancels, inline: what is settled
- * is any other value than 0 and RETURNED + pc, two comparisons around
- * a subtraction.  Before a call (calls), anything noted is settled:
- * QEMU notes the new call's stack pointer in place of the old one's.
+ * Block entry, lazily following (the slot, see the top): anything but
+ * a call noted there is followed.  At the block its lazy calls return
+ * to, the pair flagged there cancels, inline: what is followed is any
+ * other value than 0 and RETURNED + pc, two comparisons around a
+ * subtraction (a call noted that returns here was in an IT block, not
+ * taken).  Before a call (calls), anything noted is followed: QEMU
+ * notes the new call's stack pointer in place of the old one's.
  */
 static void instrument_lazy_entry(struct qemu_plugin_tb *tb, Block *block,
                                   bool calls)
@@ -744,35 +758,33 @@ static void instrument_lazy_entry(struct qemu_plugin_tb *tb, Block *block,
 
     enter();
     returned_to = g_hash_table_contains(lazy_sites, &block->pc);
+    if (!returned_to) {
+        g_hash_table_add(block_starts, &block->pc);
+    }
     leave();
     if (returned_to) {
         qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, lazy_entered, cb, QEMU_PLUGIN_COND_GT, lazy,
+            tb, block_entered, cb, QEMU_PLUGIN_COND_GT, lazy,
             RETURNED + block->pc, block);
         qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
             tb, QEMU_PLUGIN_INLINE_ADD_U64, lazy, -1);
         qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, lazy_entered_less_one, cb, QEMU_PLUGIN_COND_LT, lazy,
+            tb, block_entered_less_one, cb, QEMU_PLUGIN_COND_LT, lazy,
             RETURNED + block->pc - 1, block);
         qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
             tb, QEMU_PLUGIN_INLINE_STORE_U64, lazy, 0);
-    } else if (calls) {
-        qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, lazy_entered, cb, QEMU_PLUGIN_COND_NE, lazy, 0, block);
     } else {
         qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, lazy_entered, cb, QEMU_PLUGIN_COND_GE, lazy, RETURNED,
-            block);
-        qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, lazy_entered, cb, QEMU_PLUGIN_COND_EQ, lazy, block->pc,
-            block);
+            tb, block_entered, cb,
+            calls ? QEMU_PLUGIN_COND_NE : QEMU_PLUGIN_COND_GE, lazy,
+            calls ? 0 : FOLLOWED, block);
     }
 }
 
 /* The last instruction of a lazy call or return: noted in the slot */
 static void instrument_lazy_exit(struct qemu_plugin_insn *last, Block *block)
 {
-    if (is_lazy_call(block)) {
+    if (block->lazy_call) {
         block->lazy_calls = qemu_plugin_scoreboard_new(sizeof(uint64_t));
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
             last, QEMU_PLUGIN_INLINE_ADD_U64,
@@ -795,13 +807,13 @@ static void instrument_entry(struct qemu_plugin_tb *tb, Block *block,
                              bool calls)
 {
     if (lazy_following) {
-        instrument_lazy_entry(tb, block, calls);
+        instrument_lazy_entry(tb, block, calls);    /* followed blocks too */
     }
     if (config->stacks && !config->period) {
         /* Registers are read at a block's entry (all in memory then) */
         qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
                                              QEMU_PLUGIN_CB_R_REGS, block);
-    } else if (config->stacks) {
+    } else if (config->stacks && !lazy_following) {
         qemu_plugin_register_vcpu_tb_exec_cond_cb(
             tb, block_entered, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
             followed, 0, block);
@@ -894,11 +906,16 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         }
     }
     block->sp_last = sp_pending;
+    block->lazy_call = is_lazy_call(block);
     if (config->stacks && config->period && is_followed(block)) {
         /* As it begins: a block left before has not done it */
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
             insn, QEMU_PLUGIN_INLINE_STORE_U64, followed,
             (uintptr_t)block);
+        if (lazy_following) {
+            qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+                insn, QEMU_PLUGIN_INLINE_ADD_U64, lazy, FOLLOWED);
+        }
     }
     if (lazy_following) {
         instrument_lazy_exit(insn, block);
