@@ -142,8 +142,9 @@ void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc);
 uint64_t perfctr_hook_stack_pointer(void);
 
 /*
- * The stack pointer each vCPU made its last call with (target/arm's
- * translator stores it at BL and BLX, in slot vCPU index modulo
+ * The stack pointer each vCPU made its last call with (the Arm and
+ * RISC-V translators store it at BL, BLX and a JAL or JALR that links,
+ * perfctr-hook-gen.h, in slot vCPU index modulo
  * PERFCTR_HOOK_CALL_SLOTS): the plugin makes a call's frame only once
  * something needs it, with the stack pointer of the call
  */

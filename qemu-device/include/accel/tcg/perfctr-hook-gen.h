@@ -1,0 +1,30 @@
+/*
+ * What the targets' translators generate for the perfctr hook: the
+ * stack pointer at each call, stored in the vCPU's slot of
+ * perfctr_hook_call_sp (perfctr-hook.h).  Included by a translator,
+ * after the TCG headers, where ArchCPU is known.
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef ACCEL_TCG_PERFCTR_HOOK_GEN_H
+#define ACCEL_TCG_PERFCTR_HOOK_GEN_H
+
+#include "accel/tcg/perfctr-hook.h"
+
+/* A call is made with the stack pointer sp (a few TCG ops, no helper) */
+static inline void perfctr_gen_call(TCGv_i32 sp)
+{
+    TCGv_i32 index = tcg_temp_new_i32();
+    TCGv_ptr slot = tcg_temp_new_ptr();
+
+    tcg_gen_ld_i32(index, tcg_env, offsetof(ArchCPU, parent_obj.cpu_index) -
+                   offsetof(ArchCPU, env));
+    tcg_gen_andi_i32(index, index, PERFCTR_HOOK_CALL_SLOTS - 1);
+    tcg_gen_shli_i32(index, index, 2);
+    tcg_gen_ext_i32_ptr(slot, index);
+    tcg_gen_add_ptr(slot, slot, tcg_constant_ptr(perfctr_hook_call_sp));
+    tcg_gen_st_i32(sp, slot, 0);
+}
+
+#endif
