@@ -35,13 +35,14 @@
  * of its own; exceptions and their returns switch between them.
  *
  * Most calls return before anything needs their frame, so in sampling
- * mode on a Cortex-M a direct call is not followed as it is made: its
- * arc is counted inline, and an inline store notes it (the lazy slot,
- * which the other followed blocks flag too: one check per block).  Its
- * return adds a flag to the note; the block the call returns to finds
- * the pair there and clears it, inline.  Anything that needs the stack
- * first (a sample, another call, an exception, a return elsewhere)
- * makes the frame, with the stack pointer QEMU noted at the call.
+ * mode on a Cortex-M or RISC-V a direct call is not followed as it is
+ * made: its arc is counted inline, and an inline store notes it (the
+ * lazy slot, which the other followed blocks flag too: one check per
+ * block).  Its return adds a flag to the note; the block the call
+ * returns to finds the pair there and clears it, inline.  Anything
+ * that needs the stack first (a sample, another call, an exception, a
+ * return elsewhere) makes the frame, with the stack pointer QEMU noted
+ * at the call.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -110,10 +111,11 @@ typedef struct InlineState {
     uint64_t ticks;         /* instructions executed, less those consumed */
     uint64_t followed;      /* sampling: the block just ended, if followed */
     /*
-     * Sampling on a Cortex-M: the return address of a call not followed
-     * yet, plus RETURNED once a return was made after it (or RETURNED
-     * alone: a return whose call was followed), plus FOLLOWED once a
-     * block that is followed ended (the one check at a block's entry)
+     * Sampling on a Cortex-M or RISC-V: the return address of a call
+     * not followed yet, plus RETURNED once a return was made after it
+     * (or RETURNED alone: a return whose call was followed), plus
+     * FOLLOWED once a block that is followed ended (the one check at a
+     * block's entry)
      */
     uint64_t lazy;
     uint64_t returned;      /* the block of that return */
@@ -840,13 +842,14 @@ void profile_instrument(struct qemu_plugin_tb *tb)
 
     if (g_once_init_enter(&lazy_decided)) {
         /*
-         * The registers are known now.  target/arm's translator notes
-         * the stack pointer of each call; the instructions are decoded
-         * as Thumb, which only a Cortex-M never leaves.
+         * The registers are known now.  The Arm and RISC-V translators
+         * note the stack pointer of each call; the instructions are
+         * decoded as Thumb, which only a Cortex-M never leaves.
          */
         lazy_following = config->stacks && config->period &&
                          perfctr_hook_call_stack_pointer &&
-                         config->isa == ISA_THUMB && contexts_m_profile();
+                         (config->isa == ISA_RISCV ||
+                          (config->isa == ISA_THUMB && contexts_m_profile()));
         g_once_init_leave(&lazy_decided, 1);
     }
     block->pc = qemu_plugin_tb_vaddr(tb);
