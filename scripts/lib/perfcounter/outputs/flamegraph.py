@@ -93,11 +93,11 @@ def render(collapsed_lines, title="Flame graph", unit="samples"):
     sys.setrecursionlimit(max(sys.getrecursionlimit(), depth + 100))
     height = PAD_TOP + depth * FRAME_H + PAD_BOTTOM
     scale = (WIDTH - 2 * PAD_SIDE) / root.total if root.total else 0.0
-    out = [f'<?xml version="1.0" encoding="UTF-8"?>',
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" '
            f'height="{height}" viewBox="0 0 {WIDTH} {height}" '
            f'font-family="monospace" font-size="{FONT_SIZE}">',
-           f'<rect width="100%" height="100%" fill="#f8f8f8"/>',
+           '<rect width="100%" height="100%" fill="#f8f8f8"/>',
            f'<text class="title" x="{WIDTH / 2}" y="24" '
            f'text-anchor="middle" font-size="16">{escape(title)}</text>']
     if not root.total:
