@@ -34,15 +34,9 @@
  * handler: contexts.c) has a call stack of its own, rooted at a node
  * of its own; exceptions and their returns switch between them.
  *
- * Most calls return before anything needs their frame, so in sampling
- * mode on a Cortex-M or RISC-V a direct call is not followed as it is
- * made: its arc is counted inline, and an inline store notes it (the
- * lazy slot, which the other followed blocks flag too: one check per
- * block).  Its return adds a flag to the note; the block the call
- * returns to finds the pair there and clears it, inline.  Anything
- * that needs the stack first (a sample, another call, an exception, a
- * return elsewhere) makes the frame, with the stack pointer QEMU noted
- * at the call.
+ * In sampling mode on a Cortex-M or RISC-V most calls are followed
+ * lazily (lazy.c): noted inline, and made frames here only once
+ * something needs them (settle()).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -51,74 +45,22 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "perfctr-hook.h"
+#include "profile/block.h"
 #include "profile/calltree.h"
 #include "profile/contexts.h"
+#include "profile/lazy.h"
 #include "profile/pairs.h"
 #include "profile/profile.h"
 #include "profile/unwind.h"
 
-#define CHARGE_CACHE 8
-
-/*
- * In the lazy slot: the call it notes has returned; a block that is
- * followed has just ended (followed holds it)
- */
-#define RETURNED (UINT64_C(1) << 63)
-#define FOLLOWED (UINT64_C(1) << 62)
 #define NOWHERE UINT64_MAX
-
-/* QEMU exports it; weak so that the plugin still loads in another QEMU */
-#pragma weak perfctr_hook_call_stack_pointer
-
-/* A translated block, as the profiler needs it */
-/*
- * What leaving a block reads comes first, the last instruction's pc and
- * the next one's with it: a program of many small functions leaves
- * blocks whose struct is not in the host's cache, and each further
- * line read (the per-instruction arrays) was a miss of its own
- */
-typedef struct Block {
-    uint64_t pc;
-    size_t n;
-    uint64_t last_pc;               /* its last instruction's */
-    uint64_t last_fall;             /* the pc after that one */
-    InsnClass last;                 /* of the last instruction */
-    SpWrite sp_last;                /* what its last instruction does */
-    uint64_t callee;                /* its call went to */
-    uint64_t *calls;
-    uint64_t caller_node;           /* its call was made from */
-    uint64_t callee_node;
-    uint64_t *insn_pc;
-    uint8_t *insn_len;
-    struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */
-    /*
-     * Caches of the tables' entries this block used last: the nodes its
-     * instructions were charged to, by the node's low bits (a recursive
-     * function's blocks run at a node per depth)
-     */
-    uint64_t charged_node[CHARGE_CACHE];
-    uint64_t *charged[CHARGE_CACHE];
-    uint64_t *outcomes[2];          /* its branch not taken, taken */
-    bool lazy_call;                 /* its call is followed lazily */
-    /* That call's executions, and those already added to the arcs */
-    struct qemu_plugin_scoreboard *lazy_calls;
-    uint64_t lazy_counted;
-} Block;
 
 /* Per vCPU, in the translated code */
 typedef struct InlineState {
     uint64_t ticks;         /* instructions executed, less those consumed */
     uint64_t followed;      /* sampling: the block just ended, if followed */
-    /*
-     * Sampling on a Cortex-M or RISC-V: the return address of a call
-     * not followed yet, plus RETURNED once a return was made after it
-     * (or RETURNED alone: a return whose call was followed), plus
-     * FOLLOWED once a block that is followed ended (the one check at a
-     * block's entry)
-     */
-    uint64_t lazy;
-    uint64_t returned;      /* the block of that return */
+    uint64_t lazy;          /* calls followed lazily: lazy.h */
+    uint64_t returned;      /* the block of the return noted there */
 } InlineState;
 
 /* A sample taken at a block's entry, undone if the block is left early */
@@ -149,14 +91,6 @@ static const PerfctrConfig *config;
 static uint64_t sample_at;
 static struct qemu_plugin_scoreboard *inline_board;
 static qemu_plugin_u64 ticks, followed, lazy, returned;
-/* Whether calls and returns are followed lazily (see the top) */
-static bool lazy_following;
-static gsize lazy_decided;
-/*
- * The lazy calls' blocks, by return address; the first pcs of blocks
- * that do not cancel a lazy call's return
- */
-static GHashTable *lazy_sites, *block_starts;
 static GMutex lock;
 static GPtrArray *vcpus;
 static GPtrArray *blocks;
@@ -364,8 +298,8 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
  */
 static void settle(Vcpu *v, unsigned index, uint64_t next, bool follow_return)
 {
-    uint64_t slot = v->inline_state->lazy & ~FOLLOWED;
-    uint64_t ret = slot & ~RETURNED;
+    uint64_t slot = v->inline_state->lazy & ~LAZY_FOLLOWED;
+    uint64_t ret = slot & ~LAZY_RETURNED;
     Block *caller;
 
     v->inline_state->lazy = 0;
@@ -373,8 +307,8 @@ static void settle(Vcpu *v, unsigned index, uint64_t next, bool follow_return)
         return;
     }
     if (ret) {
-        caller = g_hash_table_lookup(lazy_sites, &ret);
-        if (ret == next && (slot & RETURNED)) {
+        caller = lazy_call_returning_to(ret);
+        if (ret == next && (slot & LAZY_RETURNED)) {
             return;
         }
         if (ret == next && !v->inline_state->followed) {
@@ -383,9 +317,9 @@ static void settle(Vcpu *v, unsigned index, uint64_t next, bool follow_return)
             return;
         }
         push_frame(v, caller, caller->last_pc, ret,
-                   perfctr_hook_call_stack_pointer(index));
+                   lazy_call_stack_pointer(index));
     }
-    if ((slot & RETURNED) && follow_return) {
+    if ((slot & LAZY_RETURNED) && follow_return) {
         Block *from = (Block *)(uintptr_t)v->inline_state->returned;
 
         follow(v, index, from, from->n, next);
@@ -449,7 +383,7 @@ static void leave_for(Vcpu *v, unsigned index, uint64_t next,
     uint64_t executed;
     Block *last;
 
-    if (lazy_following) {
+    if (lazy_on()) {
         settle(v, index, next, true);
     }
     last = leaving(v, &executed);
@@ -527,7 +461,7 @@ static void sample_block(unsigned index, void *udata)
 
     enter();
     v = vcpu_state(index);
-    if (lazy_following) {
+    if (lazy_on()) {
         settle(v, index, NOWHERE, true);
     }
     g_array_set_size(v->tentative, 0);
@@ -588,7 +522,7 @@ void profile_block_left(unsigned index, uint64_t not_begun)
     v->inline_state->ticks -= not_begun;
     /* Its last instruction, which may have stored it, did not begin */
     v->inline_state->followed = 0;
-    v->inline_state->lazy &= ~FOLLOWED;
+    v->inline_state->lazy &= ~LAZY_FOLLOWED;
     leave();
 }
 
@@ -626,7 +560,7 @@ void profile_switch(unsigned index, CallStack *to)
     Vcpu *v = vcpu_state(index);
     uint64_t now = executed_total(v);
 
-    if (lazy_following) {
+    if (lazy_on()) {
         settle(v, index, NOWHERE, false);       /* on the old stack */
     }
     if (v->block && !config->period && now > v->block_ticks) {
@@ -669,8 +603,8 @@ void profile_init(const PerfctrConfig *cfg)
                                                 lazy);
     returned = qemu_plugin_scoreboard_u64_in_struct(inline_board,
                                                     InlineState, returned);
-    lazy_sites = g_hash_table_new(g_int64_hash, g_int64_equal);
-    block_starts = g_hash_table_new(g_int64_hash, g_int64_equal);
+    lazy_init(config, config->threads, lazy, returned, block_entered,
+              block_entered_less_one);
     vcpus = g_ptr_array_new();
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
@@ -697,36 +631,10 @@ static SpWrite sp_write(struct qemu_plugin_insn *insn)
     return isa_sp_write(config->isa, bytes, got);
 }
 
-/*
- * A call followed lazily: direct, unconditional, sp kept, and every
- * block at its return address instrumented to cancel the pair (none
- * translated without: one in an IT block not taken must see it too)
- */
-static bool is_lazy_call(const Block *block)
-{
-    bool returns_to_new;
-
-    if (!lazy_following || block->last.kind != INSN_CALL ||
-        !block->last.direct || block->last.conditional ||
-        block->sp_last != SP_KEPT) {
-        return false;
-    }
-    enter();
-    returns_to_new = !g_hash_table_contains(block_starts, &block->last_fall);
-    leave();
-    return returns_to_new;
-}
-
-static bool is_lazy_return(const Block *block)
-{
-    return lazy_following && block->last.kind == INSN_RETURN &&
-           block->sp_last == SP_KEPT;
-}
-
 /* What follow() needs to see at the next block's entry */
 static bool is_followed(const Block *block)
 {
-    if (block->lazy_call || is_lazy_return(block)) {
+    if (block->lazy_call || lazy_return(block)) {
         return false;
     }
     switch (block->last.kind) {
@@ -743,79 +651,18 @@ static bool is_followed(const Block *block)
     return block->sp_last != SP_KEPT;
 }
 
-/*
- * Block entry, lazily following (the slot, see the top): anything but
- * a call noted there is followed.  At the block its lazy calls return
- * to, the pair flagged there cancels, inline: what is followed is any
- * other value than 0 and RETURNED + pc, two comparisons around a
- * subtraction (a call noted that returns here was in an IT block, not
- * taken).  Before a call (calls), anything noted is followed: QEMU
- * notes the new call's stack pointer in place of the old one's.
- */
-static void instrument_lazy_entry(struct qemu_plugin_tb *tb, Block *block,
-                                  bool calls)
-{
-    enum qemu_plugin_cb_flags cb = QEMU_PLUGIN_CB_R_REGS;
-    bool returned_to;
-
-    enter();
-    returned_to = g_hash_table_contains(lazy_sites, &block->pc);
-    if (!returned_to) {
-        g_hash_table_add(block_starts, &block->pc);
-    }
-    leave();
-    if (returned_to) {
-        qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, block_entered, cb, QEMU_PLUGIN_COND_GT, lazy,
-            RETURNED + block->pc, block);
-        qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
-            tb, QEMU_PLUGIN_INLINE_ADD_U64, lazy, -1);
-        qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, block_entered_less_one, cb, QEMU_PLUGIN_COND_LT, lazy,
-            RETURNED + block->pc - 1, block);
-        qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
-            tb, QEMU_PLUGIN_INLINE_STORE_U64, lazy, 0);
-    } else {
-        qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, block_entered, cb,
-            calls ? QEMU_PLUGIN_COND_NE : QEMU_PLUGIN_COND_GE, lazy,
-            calls ? 0 : FOLLOWED, block);
-    }
-}
-
-/* The last instruction of a lazy call or return: noted in the slot */
-static void instrument_lazy_exit(struct qemu_plugin_insn *last, Block *block)
-{
-    if (block->lazy_call) {
-        block->lazy_calls = qemu_plugin_scoreboard_new(sizeof(uint64_t));
-        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-            last, QEMU_PLUGIN_INLINE_ADD_U64,
-            (qemu_plugin_u64) { block->lazy_calls, 0 }, 1);
-        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-            last, QEMU_PLUGIN_INLINE_STORE_U64, lazy, block->last_fall);
-        enter();
-        g_hash_table_insert(lazy_sites, &block->last_fall, block);
-        leave();
-    } else if (is_lazy_return(block)) {
-        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-            last, QEMU_PLUGIN_INLINE_ADD_U64, lazy, RETURNED);
-        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-            last, QEMU_PLUGIN_INLINE_STORE_U64, returned, (uintptr_t)block);
-    }
-}
-
 /* Block entry: follow, count the block, sample (registered in this order) */
 static void instrument_entry(struct qemu_plugin_tb *tb, Block *block,
                              bool calls)
 {
-    if (lazy_following) {
-        instrument_lazy_entry(tb, block, calls);    /* followed blocks too */
+    if (lazy_on()) {
+        lazy_instrument_entry(tb, block, calls);    /* followed blocks too */
     }
     if (config->stacks && !config->period) {
         /* Registers are read at a block's entry (all in memory then) */
         qemu_plugin_register_vcpu_tb_exec_cb(tb, block_entered,
                                              QEMU_PLUGIN_CB_R_REGS, block);
-    } else if (config->stacks && !lazy_following) {
+    } else if (config->stacks && !lazy_on()) {
         qemu_plugin_register_vcpu_tb_exec_cond_cb(
             tb, block_entered, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_NE,
             followed, 0, block);
@@ -840,18 +687,6 @@ void profile_instrument(struct qemu_plugin_tb *tb)
     bool calls = false;
     size_t i;
 
-    if (g_once_init_enter(&lazy_decided)) {
-        /*
-         * The registers are known now.  The Arm and RISC-V translators
-         * note the stack pointer of each call; the instructions are
-         * decoded as Thumb, which only a Cortex-M never leaves.
-         */
-        lazy_following = config->stacks && config->period &&
-                         perfctr_hook_call_stack_pointer &&
-                         (config->isa == ISA_RISCV ||
-                          (config->isa == ISA_THUMB && contexts_m_profile()));
-        g_once_init_leave(&lazy_decided, 1);
-    }
     block->pc = qemu_plugin_tb_vaddr(tb);
     block->n = qemu_plugin_tb_n_insns(tb);
     block->insn_pc = g_new(uint64_t, block->n);
@@ -909,19 +744,19 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         }
     }
     block->sp_last = sp_pending;
-    block->lazy_call = is_lazy_call(block);
+    lazy_classify(block);
     if (config->stacks && config->period && is_followed(block)) {
         /* As it begins: a block left before has not done it */
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
             insn, QEMU_PLUGIN_INLINE_STORE_U64, followed,
             (uintptr_t)block);
-        if (lazy_following) {
+        if (lazy_on()) {
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-                insn, QEMU_PLUGIN_INLINE_ADD_U64, lazy, FOLLOWED);
+                insn, QEMU_PLUGIN_INLINE_ADD_U64, lazy, LAZY_FOLLOWED);
         }
     }
-    if (lazy_following) {
-        instrument_lazy_exit(insn, block);
+    if (lazy_on()) {
+        lazy_instrument_exit(insn, block);
     }
     instrument_entry(tb, block, calls);
     enter();
@@ -945,30 +780,6 @@ void profile_vcpu_init(unsigned index)
     leave();
 }
 
-/*
- * The lazy calls counted inline since last time, into the arcs; with
- * restart, dropped (the arcs start again)
- */
-static void count_lazy_calls(bool restart)
-{
-    guint b;
-
-    for (b = 0; b < blocks->len; b++) {
-        Block *block = g_ptr_array_index(blocks, b);
-        uint64_t n;
-
-        if (!block->lazy_calls) {
-            continue;
-        }
-        n = qemu_plugin_u64_sum((qemu_plugin_u64) { block->lazy_calls, 0 });
-        if (n != block->lazy_counted && !restart) {
-            *pair_counter(arcs, block->last_pc, block->last.target) +=
-                n - block->lazy_counted;
-        }
-        block->lazy_counted = n;
-    }
-}
-
 void profile_restart(unsigned index, uint64_t not_begun)
 {
     guint b;
@@ -981,7 +792,7 @@ void profile_restart(unsigned index, uint64_t not_begun)
     pair_table_clear(charges);
     pair_table_clear(arcs);
     pair_table_clear(branches);
-    count_lazy_calls(true);
+    lazy_count_calls(blocks, arcs, true);
     for (b = 0; b < blocks->len; b++) {
         Block *block = g_ptr_array_index(blocks, b);
 
@@ -1056,7 +867,7 @@ void profile_write(FILE *out)
     if (!config->period) {
         gather_exact_histogram();
     }
-    count_lazy_calls(false);
+    lazy_count_calls(blocks, arcs, false);
     fprintf(out, "perfctr-profile 2\n");
     fprintf(out, "mode %s\n", config->period ? "sample" : "exact");
     fprintf(out, "period %" PRIu64 "\n", config->period ? config->period : 1);
