@@ -307,10 +307,10 @@ static void settle(Vcpu *v, unsigned index, uint64_t next, bool follow_return)
         return;
     }
     if (ret) {
-        caller = lazy_call_returning_to(ret);
         if (ret == next && (slot & LAZY_RETURNED)) {
             return;
         }
+        caller = lazy_call_returning_to(ret);
         if (ret == next && !v->inline_state->followed) {
             qemu_plugin_u64_add((qemu_plugin_u64) { caller->lazy_calls, 0 },
                                 index, -1);
