@@ -23,8 +23,9 @@ TIMERS = {name: SYSTICK for name, b in boards.BOARDS.items() if b.dwt}
 TIMERS["riscv32-virt"] = ("tests/firmware/model_time_riscv.c",
                           "TIMER_PERIOD", 10_000_000)
 # The interrupt comes after the instruction that reaches the deadline,
-# up to one instruction's cycles late (main()'s spin: nop, a load, a
-# compare and a taken branch, 3 cycles at most on these models)
+# up to one instruction's cycles late (main()'s spin: 32 nops, a load, a
+# compare and a taken branch, 3 cycles at most on these models), even
+# where the deadline falls inside the block of nops
 LATENESS = 3
 # QEMU's CLINT sets its timer from mtime rounded down (riscv_aclint.c):
 # up to one mtime tick, 12.5 cycles, early or late

@@ -14,8 +14,10 @@
 #include "qemu/main-loop.h"
 #include "exec/cpu-common.h"
 #include "exec/tb-flush.h"
+#include "exec/translation-block.h"
 #include "hw/core/cpu.h"
 #include "accel/tcg/perfctr-hook.h"
+#include "internal-common.h"
 
 /* Events QEMU counts itself, without the plugin */
 #define PERFCTR_HOOK_OWN_EVENTS (BIT(PERFCTR_EVENT_EXCEPTIONS) | \
@@ -311,6 +313,21 @@ void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc)
         perfctr_hook_cpu_restore_before(cpu, host_pc);
         cpu_loop_exit(cpu);
     }
+}
+
+void perfctr_hook_run_first(unsigned vcpu_index, uintptr_t host_pc,
+                            unsigned n_insns)
+{
+    CPUState *cpu = current_cpu;
+
+    if (!cpu || cpu->cpu_index != vcpu_index || !host_pc || !n_insns ||
+        n_insns > CF_COUNT_MASK) {
+        return;
+    }
+    perfctr_hook_cpu_restore_before(cpu, host_pc);
+    /* As icount does when a budget ends inside a block */
+    cpu->cflags_next_tb = curr_cflags(cpu) | CF_NOIRQ | n_insns;
+    cpu_loop_exit_noexc(cpu);
 }
 
 void perfctr_hook_cpu_restore_before(CPUState *cpu, uintptr_t host_pc)

@@ -103,10 +103,14 @@ static PerfctrPluginOps hook_ops;
 static void translated(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     /*
-     * Stops first, then the targets on the cycles, then events: each
-     * may abandon an instruction before it runs, which must then not
-     * have been counted by anything else.
+     * The check of a block's entry on the cycles' target first (it may
+     * run the block's head instead), then stops, then the targets on
+     * the cycles, then events: each may abandon an instruction before
+     * it runs, which must then not have been counted by anything else.
      */
+    if (config.cycles_model) {
+        cycles_instrument_entry(tb);
+    }
     stop_instrument(tb);
     if (config.cycles_model) {
         cycles_instrument_first(tb);
@@ -246,6 +250,11 @@ static const WatchOps watch_ops_with_cycles = {
 static const MaskOps mask_ops = {
     .executed = profile_executed,
     .in_handler = contexts_in_handler,
+};
+static const MaskOps mask_ops_with_cycles = {
+    .executed = profile_executed,
+    .in_handler = contexts_in_handler,
+    .reads_time_before = cycles_read_before,
 };
 static const EventsCyclesReader model_cycles = {
     .cycles = cycles_read,
@@ -672,7 +681,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         hook_ops.exception_returned = profile_exception_returned;
         hook_ops.irq_pended = profile_irq_pended;
         hook_ops.irq_cleared = profile_irq_cleared;
-        mask_init(&config, &mask_ops);
+        mask_init(&config, config.cycles_model ? &mask_ops_with_cycles :
+                  &mask_ops);
     }
     if (perfctr_hook_set_plugin) {
         perfctr_hook_set_plugin(&hook_ops);

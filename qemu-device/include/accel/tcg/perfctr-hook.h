@@ -134,6 +134,16 @@ void perfctr_hook_set_plugin(const PerfctrPluginOps *ops);
 void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc);
 
 /*
+ * Called by the plugin in a callback that reads registers, before the
+ * first instruction of a block whose translated code returns to
+ * host_pc: QEMU leaves the block before it and runs its first n_insns
+ * instructions only, as a block of their own (so that a target the
+ * plugin knows the block reaches in its middle ends it there).
+ */
+void perfctr_hook_run_first(unsigned vcpu_index, uintptr_t host_pc,
+                            unsigned n_insns);
+
+/*
  * Called by the plugin in a callback that reads registers, or from one
  * of its PerfctrPluginOps: the stack pointer of the vCPU that runs it,
  * as its code sees it (GDB's "sp"), without the gdbstub's copying

@@ -24,10 +24,15 @@
  * - Multiplies and divisions whose time depends on their operands call
  *   back with the registers before they run.
  * - While a device arms a target on the cycle count (a threshold, an
- *   overflow), each instruction adds its own cost before it runs and
- *   the target is checked before the next one, as events.c does for
- *   the other events: the device is called back after the instruction
- *   whose cost reached it.
+ *   overflow, QEMU's next timer deadline), the device is called back
+ *   after the instruction whose cost reached it.  A block whose costs
+ *   are all known at translation checks at its entry whether it
+ *   reaches the target before its last instruction; if it does, QEMU
+ *   runs its instructions up to the one that reaches it as a block of
+ *   their own (costed as in the whole block), checked at its end.
+ *   Other blocks add each instruction's cost before it runs and check
+ *   the target before the next one, as events.c does for the other
+ *   events.
  *
  * A block starts with an idle pipeline, as after a taken branch.  A
  * block that ends without one (QEMU ends blocks at a page, 1 KiB on
@@ -53,11 +58,40 @@
 
 #define TAIL 4              /* instructions of a block a fall-through keeps */
 
+/* QEMU exports it; weak so that the plugin still loads in another QEMU */
+#pragma weak perfctr_hook_run_first
+
 /* The last instructions of a block that falls through to a pc */
 typedef struct Tail {
     size_t n;
     CyclesInsn insns[TAIL];
 } Tail;
+
+/*
+ * The block being translated, decoded and scheduled once for the
+ * passes of cycles_instrument_entry(), _first() and cycles_instrument()
+ */
+typedef struct Planned {
+    size_t n;
+    CyclesInsn *insns;
+    unsigned *cost;
+    /*
+     * A target on the cycles is checked at the block's entry, before
+     * its first instruction and after its last, not at each one
+     */
+    bool checked_at_entry;
+    /* The first instructions of a block whose target they reach */
+    bool head;
+    /* Instructions before which a callback reads the cycles */
+    bool *read_before;
+} Planned;
+
+/* A block's static costs but its last's, for its entry's check */
+typedef struct Head {
+    uint64_t pc;
+    size_t n;
+    unsigned cost[];
+} Head;
 
 /* An instruction whose cost depends on its operands */
 typedef struct Operands {
@@ -80,6 +114,11 @@ static struct qemu_plugin_register *regs[32];
 static bool have_regs;
 static GHashTable *tails;       /* pc: the Tail of the block before it */
 static GMutex tails_lock;
+/* Translations run on the vCPU's thread, one at a time */
+static __thread Planned planned;
+/* The head QEMU translates next, with its costs in the whole block */
+static __thread const Head *next_head;
+static __thread size_t next_head_n;
 
 bool cycles_model_named(const char *name, CyclesModel *out)
 {
@@ -408,6 +447,110 @@ static void check_targets(struct qemu_plugin_insn *insn, uint32_t targets,
     }
 }
 
+/* The block reaches the target before its last instruction: run its head */
+static void __attribute__((noinline)) reaches_inside(unsigned vcpu_index,
+                                                     void *udata)
+{
+    uintptr_t host_pc = (uintptr_t)__builtin_return_address(0);
+    const Head *head = udata;
+    uint64_t left = qemu_plugin_u64_get(
+        events_countdown(PERFCTR_EVENT_CYCLES), vcpu_index);
+    uint64_t sum = 0;
+    size_t k;
+
+    /* Up to the instruction whose cost takes the countdown below 0 */
+    for (k = 0; k + 2 < head->n; k++) {
+        sum += head->cost[k];
+        if (sum > left) {
+            break;
+        }
+    }
+    next_head = head;
+    next_head_n = k + 1;
+    perfctr_hook_run_first(vcpu_index, host_pc, k + 1);
+}
+
+/* A head translated before runs: the next translation is not of it */
+static void head_entered(unsigned vcpu_index, void *udata)
+{
+    next_head = NULL;
+}
+
+/* Decode and schedule tb (a head: with its costs in the whole block) */
+static void plan(struct qemu_plugin_tb *tb, size_t n)
+{
+    planned.n = n;
+    planned.insns = g_new0(CyclesInsn, n);
+    planned.cost = g_new0(unsigned, n);
+    planned.read_before = g_new0(bool, n);
+    decode(tb, planned.insns, n);
+    core->schedule(planned.insns, n, planned.cost);
+    planned.head = next_head && next_head->pc == qemu_plugin_tb_vaddr(tb) &&
+                   next_head_n == n;
+    if (planned.head) {
+        memcpy(planned.cost, next_head->cost, n * sizeof(unsigned));
+        qemu_plugin_register_vcpu_tb_exec_cb(tb, head_entered,
+                                             QEMU_PLUGIN_CB_NO_REGS, NULL);
+    }
+    next_head = NULL;
+}
+
+/* Whether all that the instructions before the last cost is static */
+static bool static_before_last(void)
+{
+    size_t i;
+
+    if (memory_adds_while_running()) {
+        return false;
+    }
+    for (i = 0; i + 1 < planned.n; i++) {
+        if (core->has_operand_cost(&planned.insns[i].t)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * Before anything else instruments tb: plan it, and with a target on
+ * the cycles, check at its entry whether it reaches the target before
+ * its last instruction (QEMU then runs the head that does)
+ */
+void cycles_instrument_entry(struct qemu_plugin_tb *tb)
+{
+    size_t n = qemu_plugin_tb_n_insns(tb), i;
+    uint64_t sum = 0;
+    Head *head;
+
+    planned.n = 0;
+    if (!n) {
+        return;
+    }
+    plan(tb, n);
+    planned.checked_at_entry =
+        targeted_here() == (1u << PERFCTR_EVENT_CYCLES) &&
+        perfctr_hook_run_first && static_before_last();
+    if (!planned.checked_at_entry || n < 2) {
+        return;
+    }
+    head = g_malloc(sizeof(Head) + (n - 1) * sizeof(unsigned));
+    head->pc = qemu_plugin_tb_vaddr(tb);
+    head->n = n;
+    for (i = 0; i + 1 < n; i++) {
+        head->cost[i] = planned.cost[i];
+        sum += planned.cost[i];
+    }
+    if (!sum) {
+        g_free(head);
+        return;
+    }
+    /* Reads the registers: QEMU restores the state and leaves */
+    qemu_plugin_register_vcpu_insn_exec_cond_cb(
+        qemu_plugin_tb_get_insn(tb, 0), reaches_inside, QEMU_PLUGIN_CB_R_REGS,
+        QEMU_PLUGIN_COND_LT, events_countdown(PERFCTR_EVENT_CYCLES), sum,
+        head);
+}
+
 /*
  * What comes before the events and the profile instrument tb: the
  * guesses the block's entry has settled (its conditional callbacks) are
@@ -417,7 +560,7 @@ static void check_targets(struct qemu_plugin_insn *insn, uint32_t targets,
  */
 void cycles_instrument_first(struct qemu_plugin_tb *tb)
 {
-    size_t n = qemu_plugin_tb_n_insns(tb), i;
+    size_t n = planned.n, i;
     uint32_t targets = targeted_here();
     struct qemu_plugin_insn *first;
 
@@ -430,16 +573,23 @@ void cycles_instrument_first(struct qemu_plugin_tb *tb)
     if (core->dynamic_predictor) {
         store(first, SLOT_HIT, NO_PC);
     }
-    for (i = 0; targets && i < n; i++) {
+    for (i = 0; targets && i < (planned.checked_at_entry ? 1 : n); i++) {
         check_targets(qemu_plugin_tb_get_insn(tb, i), targets, false);
+    }
+}
+
+void cycles_read_before(struct qemu_plugin_tb *tb, size_t index)
+{
+    if (index < planned.n) {
+        planned.read_before[index] = true;
     }
 }
 
 void cycles_instrument(struct qemu_plugin_tb *tb)
 {
-    size_t n = qemu_plugin_tb_n_insns(tb), i;
-    g_autofree CyclesInsn *insns = g_new0(CyclesInsn, n);
-    g_autofree unsigned *cost = g_new0(unsigned, n);
+    size_t n = planned.n, i;
+    CyclesInsn *insns = planned.insns;
+    unsigned *cost = planned.cost;
     g_autofree bool *first_load = g_new0(bool, n);
     g_autofree bool *behind_load = g_new0(bool, n);
     uint64_t miss = NO_PC, guessed = NO_PC;
@@ -447,14 +597,13 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     int64_t delta = 0;
     CyclesInsn *last;
     bool guarded;
-    /* A device's target on cycles: each instruction adds its own */
     uint32_t targets = targeted_here();
+    /* A target not checked at entry: each instruction adds its own */
+    bool each = targets && !planned.checked_at_entry;
 
     if (!n) {
         return;
     }
-    decode(tb, insns, n);
-    core->schedule(insns, n, cost);
     /*
      * The single loads not pipelined behind another (they take 2 or 3),
      * and the accesses pipelined behind a load (flash cores: --memory
@@ -465,7 +614,9 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         behind_load[i] = core->flash && i &&
                          core->pipelined(&insns[i - 1].t, &insns[i].t);
     }
-    continue_schedule(tb, insns, n);
+    if (!planned.head) {
+        continue_schedule(tb, insns, n);
+    }
     if (core->flash) {
         memory_schedule(tb, insns, n, cost, window_of(insns[0].pc));
     }
@@ -510,9 +661,14 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         if (cycles_accesses_memory(&insns[i].t) && cost[i] > 1) {
             pending.memory_stalls += cost[i] - 1;
         }
-        if (targets || cycles_accesses_memory(&insns[i].t) || operands ||
-            i == n - 1 || config_stop_point(config, insns[i + 1].pc)) {
-            /* (a stop or the start comes before the next one's adds) */
+        if (each || cycles_accesses_memory(&insns[i].t) || operands ||
+            i == n - 1 || config_stop_point(config, insns[i + 1].pc) ||
+            (targets && planned.read_before[i + 1])) {
+            /*
+             * (a stop or the start comes before the next one's adds; with
+             * a target, a callback reading the time before the next one
+             * sees it exact, as when each instruction added its own)
+             */
             flush(insn, &pending, targets);
         }
         if (core->flash && (cycles_reads_memory(&insns[i].t) ||
@@ -540,10 +696,14 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         if (i == n - 1) {
             check_targets(insn, targets, true);
         }
-        if (i == n - 1 && !last->t.sets_pc) {
+        if (i == n - 1 && !last->t.sets_pc && !planned.head) {
             store(insn, SLOT_FELL, last->pc + last->len);
         }
     }
+    g_free(planned.insns);
+    g_free(planned.cost);
+    g_free(planned.read_before);
+    planned.n = 0;
 }
 
 /* What a slot counted since the start (all vCPUs) */

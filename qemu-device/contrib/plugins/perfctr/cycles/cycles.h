@@ -22,9 +22,18 @@ bool cycles_model_named(const char *name, CyclesModel *model);
 bool cycles_init(const PerfctrConfig *config);
 /* A vCPU was created: find the registers the model reads */
 void cycles_vcpu_init(unsigned vcpu);
-/* Before the events and the profile instrument tb, then after them */
+/*
+ * Before anything instruments tb (stops included), then before the
+ * events and the profile, then after them
+ */
+void cycles_instrument_entry(struct qemu_plugin_tb *tb);
 void cycles_instrument_first(struct qemu_plugin_tb *tb);
 void cycles_instrument(struct qemu_plugin_tb *tb);
+/*
+ * A callback before instruction index of tb, being translated, reads
+ * the cycles (between cycles_instrument_first() and cycles_instrument())
+ */
+void cycles_read_before(struct qemu_plugin_tb *tb, size_t index);
 /* Estimated cycles of vcpu_index so far (exact during an access) */
 uint64_t cycles_read(unsigned vcpu_index);
 /* Of them, those beyond the first of its loads and stores */

@@ -334,6 +334,11 @@ void memory_instrument_access(struct qemu_plugin_insn *insn, int window,
     }
 }
 
+bool memory_adds_while_running(void)
+{
+    return part.line || part.wait_states || part.sram_first_load;
+}
+
 void memory_init(const PerfctrConfig *config)
 {
     part = config->flash_part ? *config->flash_part : no_flash;

@@ -48,6 +48,8 @@ const FlashPart *memory_part(void);
 unsigned memory_refill_wait_states(void);
 /* A vCPU was created: its caches */
 void memory_vcpu_init(unsigned vcpu);
+/* Whether an access may add cycles as it runs (a part is modelled) */
+bool memory_adds_while_running(void);
 /* Stretch a block's schedule where the flash is too slow for it */
 void memory_schedule(struct qemu_plugin_tb *tb, const CyclesInsn *insns,
                      size_t n, unsigned *cost, int window);

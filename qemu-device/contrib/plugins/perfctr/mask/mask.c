@@ -367,6 +367,9 @@ void mask_instrument(struct qemu_plugin_tb *tb)
             break;
         }
         if (m.op != MASK_NONE) {
+            if (ops->reads_time_before) {
+                ops->reads_time_before(tb, i);
+            }
             /* (kept for the callback: translations are rare) */
             qemu_plugin_register_vcpu_insn_exec_cb(
                 insn, changed, QEMU_PLUGIN_CB_R_REGS,

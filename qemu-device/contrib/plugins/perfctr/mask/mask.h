@@ -18,6 +18,8 @@ typedef struct MaskOps {
     uint64_t (*executed)(unsigned vcpu_index);
     /* Whether the vCPU runs an exception handler */
     bool (*in_handler)(unsigned vcpu_index);
+    /* Its callback before instruction index of tb reads the time */
+    void (*reads_time_before)(struct qemu_plugin_tb *tb, size_t index);
 } MaskOps;
 
 void mask_init(const PerfctrConfig *config, const MaskOps *ops);
