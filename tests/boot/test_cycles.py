@@ -704,6 +704,19 @@ def test_a_section_counts_the_estimated_cycles_of_its_code(ctx, board):
     assert cycles == expected(board)["branch_loop"] + end_store
 
 
+def test_a_guess_whose_other_way_ran_first_is_corrected(ctx, board):
+    """A block at a branch's other way translated before the branch
+    (ARCH/cycles_clock.S, guess_late_warm) is translated again with the
+    check of the guess: guess_late counts what its copy guess_first
+    does, each of its 9 wrong guesses included."""
+    if expected(board) is None:
+        return
+    lines = clock_run(ctx, board)[0]
+    m = next(re.match(r"guess late=(\d+) first=(\d+)$", line)
+             for line in lines if line.startswith("guess "))
+    assert int(m.group(1)) == int(m.group(2)) > 0, lines
+
+
 def test_a_threshold_on_cycles_interrupts_at_the_instruction(ctx, board):
     """clock=cycles: a threshold of K clocks on a section interrupts
     right after the instruction whose estimated cycles reach K (from

@@ -3,7 +3,9 @@
  * test_cycles.py), over ARCH/cycles_clock.S.
  *
  * Prints "loop clocks=C instructions=I" (section 1 around clock_loop),
- * then for each threshold K "threshold k=K taken=T offset=O": the
+ * "guess late=C first=C" (section 1 around guess_late, run after
+ * guess_late_warm, and around guess_first), then for each threshold K
+ * "threshold k=K taken=T offset=O": the
  * section's time armed to interrupt at K clocks over clock_adds, and
  * the interrupted pc's distance from clock_adds_start.
  *
@@ -18,7 +20,20 @@
 
 void clock_loop(void *base);
 void clock_adds(void *base);
+void guess_late(void *base);
+void guess_late_warm(void *base);
+void guess_first(void *base);
 extern char clock_adds_start[];
+
+/* Section 1's time over routine (base) */
+static unsigned long section_time(void *base, void (*routine)(void *))
+{
+    PERF_RESET(base);
+    PERF_START_MEASURING(base);
+    routine(base);
+    PERF_STOP_MEASURING(base);
+    return (unsigned long)perf_get_section_time(base, 1);
+}
 
 int main(void)
 {
@@ -33,6 +48,9 @@ int main(void)
     printf("loop clocks=%lu instructions=%lu\n",
            (unsigned long)perf_get_section_time(p, 1),
            (unsigned long)perfctr_event_count(p, 1));
+    guess_late_warm(p);
+    printf("guess late=%lu", section_time(p, guess_late));
+    printf(" first=%lu\n", section_time(p, guess_first));
 
     if (perfctr_irq_attach(PERFORMANCE_COUNTER_BASE,
                            events_threshold_handler, 0) != 0) {

@@ -315,6 +315,20 @@ void perfctr_hook_reached(unsigned vcpu_index, uintptr_t host_pc)
     }
 }
 
+static void perfctr_hook_do_retranslate(CPUState *cpu, run_on_cpu_data data)
+{
+    tb_flush(cpu);
+}
+
+void perfctr_hook_retranslate(void)
+{
+    if (first_cpu) {
+        /* Not while a block is translated: once the vCPUs have stopped */
+        async_safe_run_on_cpu(first_cpu, perfctr_hook_do_retranslate,
+                              RUN_ON_CPU_NULL);
+    }
+}
+
 void perfctr_hook_run_first(unsigned vcpu_index, uintptr_t host_pc,
                             unsigned n_insns)
 {

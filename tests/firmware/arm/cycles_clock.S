@@ -57,3 +57,43 @@ clock_adds_end:
     isb
     bx lr
     .size clock_adds, . - clock_adds
+
+/*
+ * guess_late(base), guess_first(base): the same loop twice, section 1
+ * around it: a forward BNE taken 9 times of 10, a static guess (not
+ * taken) missing each time, whose other way is a block of its own.
+ * NAME_warm(base) enters that block first, so that it is translated
+ * before the branch that makes it an other way (the plugin must then
+ * translate it again, with the check of the guess); guess_late is
+ * warmed so, guess_first not: both count the same cycles.
+ */
+.macro guess_loop name
+    .balign 4
+    .global \name
+    .type \name, %function
+    .thumb_func
+\name:
+    movs r1, #1
+    movs r2, #0
+    movs r3, #10
+    isb
+    str r1, [r0, #0x14]         @ BEGIN section 1
+1:  adds r2, r2, #1
+    cmp r2, r3
+    bne 2f
+    str r1, [r0, #0x10]         @ END section 1
+    isb
+    bx lr
+2:  b 1b                        @ the guess's other way
+    .global \name\()_warm
+    .thumb_func
+\name\()_warm:                  @ at the other way first: r2 + 1 = 10
+    movs r1, #1
+    movs r2, #9
+    movs r3, #10
+    b 2b
+    .size \name, . - \name
+.endm
+
+    guess_loop guess_late
+    guess_loop guess_first

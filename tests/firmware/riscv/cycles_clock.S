@@ -54,3 +54,40 @@ clock_adds_end:
     fence.i
     ret
     .size clock_adds, . - clock_adds
+
+/*
+ * guess_late(base), guess_first(base): the same loop twice, section 1
+ * around it: a forward BNE taken 9 times of 10, a static guess (not
+ * taken) missing each time, whose other way is a block of its own.
+ * NAME_warm(base) enters that block first, so that it is translated
+ * before the branch that makes it an other way (the plugin must then
+ * translate it again, with the check of the guess); guess_late is
+ * warmed so, guess_first not: both count the same cycles.
+ */
+.macro guess_loop name
+    .balign 4
+    .global \name
+    .type \name, @function
+\name:
+    li a1, 1
+    li a2, 0
+    li a3, 10
+    fence.i
+    sw a1, 0x14(a0)             # BEGIN section 1
+1:  addi a2, a2, 1
+    bne a2, a3, 2f
+    sw a1, 0x10(a0)             # END section 1
+    fence.i
+    ret
+2:  j 1b                        # the guess's other way
+    .global \name\()_warm
+\name\()_warm:                  # at the other way first: a2 + 1 = 10
+    li a1, 1
+    li a2, 9
+    li a3, 10
+    j 2b
+    .size \name, . - \name
+.endm
+
+    guess_loop guess_late
+    guess_loop guess_first

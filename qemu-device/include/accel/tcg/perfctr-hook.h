@@ -144,6 +144,13 @@ void perfctr_hook_run_first(unsigned vcpu_index, uintptr_t host_pc,
                             unsigned n_insns);
 
 /*
+ * Called by the plugin, also as it instruments a block: all code is
+ * translated again before any of it runs (the block too), for code
+ * translated before the plugin knew how to instrument it
+ */
+void perfctr_hook_retranslate(void);
+
+/*
  * Called by the plugin in a callback that reads registers, or from one
  * of its PerfctrPluginOps: the stack pointer of the vCPU that runs it,
  * as its code sees it (GDB's "sp"), without the gdbstub's copying

@@ -19,7 +19,8 @@
  *   not: isa/branch-guess.h), and its last instruction stores the other
  *   destination; the block entered there (a conditional callback on
  *   its pc, so only guesses that miss cost a call) adds the
- *   difference.  A core with a dynamic predictor (the M7) corrects
+ *   difference.  Only the blocks at some branch's other way check;
+ *   one translated before that branch was found is translated again.  A core with a dynamic predictor (the M7) corrects
  *   that guess in predictor.c.
  * - Multiplies and divisions whose time depends on their operands call
  *   back with the registers before they run.
@@ -58,8 +59,12 @@
 
 #define TAIL 4              /* instructions of a block a fall-through keeps */
 
-/* QEMU exports it; weak so that the plugin still loads in another QEMU */
+/* Code translated again when a guess's other way was found late */
+#define MAX_RETRANSLATIONS 32
+
+/* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_run_first
+#pragma weak perfctr_hook_retranslate
 
 /* The last instructions of a block that falls through to a pc */
 typedef struct Tail {
@@ -114,6 +119,15 @@ static struct qemu_plugin_register *regs[32];
 static bool have_regs;
 static GHashTable *tails;       /* pc: the Tail of the block before it */
 static GMutex tails_lock;
+/*
+ * The pcs a branch's guess does not go to (the blocks there check
+ * whether the guess missed), and the blocks translated without the
+ * check; after MAX_RETRANSLATIONS, every block checks
+ */
+static GHashTable *other_ways, *unchecked;
+static unsigned retranslations;
+static bool check_everywhere;
+static GMutex ways_lock;
 /* Translations run on the vCPU's thread, one at a time */
 static __thread Planned planned;
 /* The head QEMU translates next, with its costs in the whole block */
@@ -386,6 +400,40 @@ static void continue_schedule(struct qemu_plugin_tb *tb,
     g_mutex_unlock(&tails_lock);
 }
 
+/*
+ * Whether the block at pc checks whether the guess of the branch before
+ * it missed; miss: the way its own branch's guess does not go, or NO_PC
+ */
+static bool checks_guess(uint64_t pc, uint64_t miss)
+{
+    bool found_late, here;
+
+    if (core->dynamic_predictor || !perfctr_hook_retranslate) {
+        return true;            /* (the predictor follows every block) */
+    }
+    g_mutex_lock(&ways_lock);
+    if (!other_ways) {
+        other_ways = g_hash_table_new(NULL, NULL);
+        unchecked = g_hash_table_new(NULL, NULL);
+    }
+    found_late = miss != NO_PC && !check_everywhere &&
+                 g_hash_table_add(other_ways, GSIZE_TO_POINTER(miss)) &&
+                 g_hash_table_contains(unchecked, GSIZE_TO_POINTER(miss));
+    if (found_late) {
+        /* Translated without the check: all again, this block first */
+        check_everywhere = ++retranslations > MAX_RETRANSLATIONS;
+        g_hash_table_remove_all(unchecked);
+        perfctr_hook_retranslate();
+    }
+    here = check_everywhere ||
+           g_hash_table_contains(other_ways, GSIZE_TO_POINTER(pc));
+    if (!here) {
+        g_hash_table_add(unchecked, GSIZE_TO_POINTER(pc));
+    }
+    g_mutex_unlock(&ways_lock);
+    return here;
+}
+
 /* What the instructions since the last flush cost, and their window */
 typedef struct Pending {
     uint64_t cycles, insns, memory_stalls;
@@ -639,9 +687,11 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         }
     }
 
-    qemu_plugin_register_vcpu_tb_exec_cond_cb(
-        tb, mispredicted_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_EQ,
-        cycles_slot(SLOT_MISS), qemu_plugin_tb_vaddr(tb), NULL);
+    if (checks_guess(qemu_plugin_tb_vaddr(tb), miss)) {
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, mispredicted_cb, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_EQ,
+            cycles_slot(SLOT_MISS), qemu_plugin_tb_vaddr(tb), NULL);
+    }
     if (core->dynamic_predictor) {
         predictor_instrument_entry(tb);
     }
