@@ -20,8 +20,9 @@
  *   destination; the block entered there (a conditional callback on
  *   its pc, so only guesses that miss cost a call) adds the
  *   difference.  Only the blocks at some branch's other way check;
- *   one translated before that branch was found is translated again.  A core with a dynamic predictor (the M7) corrects
- *   that guess in predictor.c.
+ *   one translated before that branch was found is translated again.
+ *   A core with a dynamic predictor (the M7) corrects that guess in
+ *   predictor.c.
  * - Multiplies and divisions whose time depends on their operands call
  *   back with the registers before they run.
  * - While a device arms a target on the cycle count (a threshold, an
