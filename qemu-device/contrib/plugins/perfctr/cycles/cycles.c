@@ -27,12 +27,9 @@
  *   back with the registers before they run.
  * - While a device arms a target on the cycle count (a threshold, an
  *   overflow, QEMU's next timer deadline), the device is called back
- *   after the instruction whose cost reached it.  A block whose costs
- *   are all known at translation checks at its entry whether it
- *   reaches the target before its last instruction; if it does, QEMU
- *   runs its instructions up to the one that reaches it as a block of
- *   their own (costed as in the whole block), checked at its end.
- *   Other blocks add each instruction's cost before it runs and check
+ *   after the instruction whose cost reached it: a block whose costs
+ *   are all known at translation checks at its entry (targets.c);
+ *   other blocks add each instruction's cost before it runs and check
  *   the target before the next one, as events.c does for the other
  *   events.
  *
@@ -55,6 +52,7 @@
 #include "cycles/model.h"
 #include "cycles/predictor.h"
 #include "cycles/slots.h"
+#include "cycles/targets.h"
 #include "events/events.h"
 #include "isa/branch-guess.h"
 
@@ -63,8 +61,7 @@
 /* Code translated again when a guess's other way was found late */
 #define MAX_RETRANSLATIONS 32
 
-/* QEMU exports them; weak so that the plugin still loads in another QEMU */
-#pragma weak perfctr_hook_run_first
+/* QEMU exports it; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_retranslate
 
 /* The last instructions of a block that falls through to a pc */
@@ -91,13 +88,6 @@ typedef struct Planned {
     /* Instructions before which a callback reads the cycles */
     bool *read_before;
 } Planned;
-
-/* A block's static costs but its last's, for its entry's check */
-typedef struct Head {
-    uint64_t pc;
-    size_t n;
-    unsigned cost[];
-} Head;
 
 /* An instruction whose cost depends on its operands */
 typedef struct Operands {
@@ -131,9 +121,6 @@ static bool check_everywhere;
 static GMutex ways_lock;
 /* Translations run on the vCPU's thread, one at a time */
 static __thread Planned planned;
-/* The head QEMU translates next, with its costs in the whole block */
-static __thread const Head *next_head;
-static __thread size_t next_head_n;
 
 bool cycles_model_named(const char *name, CyclesModel *out)
 {
@@ -441,29 +428,6 @@ typedef struct Pending {
     int window;
 } Pending;
 
-/* The events of this file a device has targets on (bit e for event e) */
-static uint32_t targeted_here(void)
-{
-    uint32_t targeted = 0;
-
-    if (events_targeted(PERFCTR_EVENT_CYCLES)) {
-        targeted |= 1u << PERFCTR_EVENT_CYCLES;
-    }
-    if (events_targeted(PERFCTR_EVENT_MEMORY_STALLS)) {
-        targeted |= 1u << PERFCTR_EVENT_MEMORY_STALLS;
-    }
-    return targeted;
-}
-
-static void count_down(struct qemu_plugin_insn *insn, PerfctrEvent e,
-                       uint64_t n)
-{
-    if (n) {
-        qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-            insn, QEMU_PLUGIN_INLINE_ADD_U64, events_countdown(e), -n);
-    }
-}
-
 /* Add what is pending to the totals and its window, before insn runs */
 static void flush(struct qemu_plugin_insn *insn, Pending *p,
                   uint32_t targets)
@@ -472,57 +436,17 @@ static void flush(struct qemu_plugin_insn *insn, Pending *p,
     add_inline(insn, SLOT_INSNS, p->insns);
     add_inline(insn, SLOT_MEMORY_STALLS, p->memory_stalls);
     if (targets & (1u << PERFCTR_EVENT_CYCLES)) {
-        count_down(insn, PERFCTR_EVENT_CYCLES, p->cycles);
+        targets_count_down(insn, PERFCTR_EVENT_CYCLES, p->cycles);
     }
     if (targets & (1u << PERFCTR_EVENT_MEMORY_STALLS)) {
-        count_down(insn, PERFCTR_EVENT_MEMORY_STALLS, p->memory_stalls);
+        targets_count_down(insn, PERFCTR_EVENT_MEMORY_STALLS,
+                           p->memory_stalls);
     }
     if (p->window >= 0) {
         add_inline(insn, SLOT_WINDOWS + 2 * p->window, p->cycles);
         add_inline(insn, SLOT_WINDOWS + 2 * p->window + 1, p->insns);
     }
     p->cycles = p->insns = p->memory_stalls = 0;
-}
-
-/* Check the targets before insn (by_insn: reached by insn, the last) */
-static void check_targets(struct qemu_plugin_insn *insn, uint32_t targets,
-                          bool by_insn)
-{
-    if (targets & (1u << PERFCTR_EVENT_CYCLES)) {
-        events_check(insn, PERFCTR_EVENT_CYCLES, by_insn);
-    }
-    if (targets & (1u << PERFCTR_EVENT_MEMORY_STALLS)) {
-        events_check(insn, PERFCTR_EVENT_MEMORY_STALLS, by_insn);
-    }
-}
-
-/* The block reaches the target before its last instruction: run its head */
-static void __attribute__((noinline)) reaches_inside(unsigned vcpu_index,
-                                                     void *udata)
-{
-    uintptr_t host_pc = (uintptr_t)__builtin_return_address(0);
-    const Head *head = udata;
-    uint64_t left = qemu_plugin_u64_get(
-        events_countdown(PERFCTR_EVENT_CYCLES), vcpu_index);
-    uint64_t sum = 0;
-    size_t k;
-
-    /* Up to the instruction whose cost takes the countdown below 0 */
-    for (k = 0; k + 2 < head->n; k++) {
-        sum += head->cost[k];
-        if (sum > left) {
-            break;
-        }
-    }
-    next_head = head;
-    next_head_n = k + 1;
-    perfctr_hook_run_first(vcpu_index, host_pc, k + 1);
-}
-
-/* A head translated before runs: the next translation is not of it */
-static void head_entered(unsigned vcpu_index, void *udata)
-{
-    next_head = NULL;
 }
 
 /* Decode and schedule tb (a head: with its costs in the whole block) */
@@ -534,14 +458,7 @@ static void plan(struct qemu_plugin_tb *tb, size_t n)
     planned.read_before = g_new0(bool, n);
     decode(tb, planned.insns, n);
     core->schedule(planned.insns, n, planned.cost);
-    planned.head = next_head && next_head->pc == qemu_plugin_tb_vaddr(tb) &&
-                   next_head_n == n;
-    if (planned.head) {
-        memcpy(planned.cost, next_head->cost, n * sizeof(unsigned));
-        qemu_plugin_register_vcpu_tb_exec_cb(tb, head_entered,
-                                             QEMU_PLUGIN_CB_NO_REGS, NULL);
-    }
-    next_head = NULL;
+    planned.head = targets_head_costs(tb, planned.cost, n);
 }
 
 /* Whether all that the instructions before the last cost is static */
@@ -567,37 +484,18 @@ static bool static_before_last(void)
  */
 void cycles_instrument_entry(struct qemu_plugin_tb *tb)
 {
-    size_t n = qemu_plugin_tb_n_insns(tb), i;
-    uint64_t sum = 0;
-    Head *head;
+    size_t n = qemu_plugin_tb_n_insns(tb);
 
     planned.n = 0;
     if (!n) {
         return;
     }
     plan(tb, n);
-    planned.checked_at_entry =
-        targeted_here() == (1u << PERFCTR_EVENT_CYCLES) &&
-        perfctr_hook_run_first && static_before_last();
-    if (!planned.checked_at_entry || n < 2) {
-        return;
+    planned.checked_at_entry = targets_checked_at_entry() &&
+                               static_before_last();
+    if (planned.checked_at_entry) {
+        targets_check_at_entry(tb, planned.cost, n);
     }
-    head = g_malloc(sizeof(Head) + (n - 1) * sizeof(unsigned));
-    head->pc = qemu_plugin_tb_vaddr(tb);
-    head->n = n;
-    for (i = 0; i + 1 < n; i++) {
-        head->cost[i] = planned.cost[i];
-        sum += planned.cost[i];
-    }
-    if (!sum) {
-        g_free(head);
-        return;
-    }
-    /* Reads the registers: QEMU restores the state and leaves */
-    qemu_plugin_register_vcpu_insn_exec_cond_cb(
-        qemu_plugin_tb_get_insn(tb, 0), reaches_inside, QEMU_PLUGIN_CB_R_REGS,
-        QEMU_PLUGIN_COND_LT, events_countdown(PERFCTR_EVENT_CYCLES), sum,
-        head);
 }
 
 /*
@@ -610,7 +508,7 @@ void cycles_instrument_entry(struct qemu_plugin_tb *tb)
 void cycles_instrument_first(struct qemu_plugin_tb *tb)
 {
     size_t n = planned.n, i;
-    uint32_t targets = targeted_here();
+    uint32_t targets = targets_armed();
     struct qemu_plugin_insn *first;
 
     if (!n) {
@@ -623,7 +521,7 @@ void cycles_instrument_first(struct qemu_plugin_tb *tb)
         store(first, SLOT_HIT, NO_PC);
     }
     for (i = 0; targets && i < (planned.checked_at_entry ? 1 : n); i++) {
-        check_targets(qemu_plugin_tb_get_insn(tb, i), targets, false);
+        targets_check(qemu_plugin_tb_get_insn(tb, i), targets, false);
     }
 }
 
@@ -646,7 +544,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     int64_t delta = 0;
     CyclesInsn *last;
     bool guarded;
-    uint32_t targets = targeted_here();
+    uint32_t targets = targets_armed();
     /* A target not checked at entry: each instruction adds its own */
     bool each = targets && !planned.checked_at_entry;
 
@@ -745,7 +643,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
             }
         }
         if (i == n - 1) {
-            check_targets(insn, targets, true);
+            targets_check(insn, targets, true);
         }
         if (i == n - 1 && !last->t.sets_pc && !planned.head) {
             store(insn, SLOT_FELL, last->pc + last->len);
