@@ -52,6 +52,7 @@ def write(result, options, report=say):
                       address_bytes=board.address_bytes)
     what = "every instruction" if config.profile == EXACT else \
         f"a sample every {config.profile} clocks"
+    flat_profile = gprof.start(target, options.gmon, "-p")
     report(f"profile: {profile.instructions} instructions, {what}; "
            f"{options.gmon} ({size} bytes); read it with: "
            f"{gprof.tool(board)} {target.path} {options.gmon}")
@@ -75,8 +76,7 @@ def write(result, options, report=say):
                          f"{target.path.name} on {board.name} ({counted})")
         report(f"profile: speedscope file in {options.speedscope} "
                f"({options.speedscope.stat().st_size:,} bytes)")
-    flat = gprof.run(target, options.gmon, "-p")
-    flat += contexts.report(profile, target)
+    flat = contexts.report(profile, target)
     busy = cpu_load.of(profile, options.load_window_ns)
     if busy:
         flat += cpu_load.report(busy, profile, target)
@@ -95,4 +95,4 @@ def write(result, options, report=say):
                f"{len(written)} files, "
                f"{task_gmon.pattern(options.gmon)}")
         flat += task_gmon.report(target, written)
-    return flat
+    return flat_profile() + flat
