@@ -45,6 +45,8 @@ static const PerfctrEvent own_events[OWN_COUNT] = {
 };
 
 static GArray *vcpus;
+/* perfctr_hook_keep_io_blocks() */
+static bool io_blocks_kept;
 
 static PerfctrHookVcpu *perfctr_hook_vcpu(unsigned vcpu_index)
 {
@@ -327,6 +329,16 @@ void perfctr_hook_retranslate(void)
         async_safe_run_on_cpu(first_cpu, perfctr_hook_do_retranslate,
                               RUN_ON_CPU_NULL);
     }
+}
+
+void perfctr_hook_keep_io_blocks(void)
+{
+    io_blocks_kept = true;
+}
+
+bool perfctr_hook_io_ends_blocks(void)
+{
+    return !io_blocks_kept;
 }
 
 void perfctr_hook_run_first(unsigned vcpu_index, uintptr_t host_pc,

@@ -151,6 +151,19 @@ void perfctr_hook_run_first(unsigned vcpu_index, uintptr_t host_pc,
 void perfctr_hook_retranslate(void);
 
 /*
+ * Called by the plugin before any code is translated: a block whose
+ * instruction in its middle accesses I/O stays as it is, each access
+ * leaving it and running that instruction alone (QEMU's way), instead
+ * of the block being translated again to end at that instruction
+ * (patch 0037): the timing model costs an instruction with those
+ * before it in its block, and the first run of such a block would cost
+ * otherwise than the next ones
+ */
+void perfctr_hook_keep_io_blocks(void);
+/* For QEMU: whether a block is translated again to end at its I/O */
+bool perfctr_hook_io_ends_blocks(void);
+
+/*
  * Called by the plugin in a callback that reads registers, or from one
  * of its PerfctrPluginOps: the stack pointer of the vCPU that runs it,
  * as its code sees it (GDB's "sp"), without the gdbstub's copying

@@ -61,8 +61,9 @@
 /* Code translated again when a guess's other way was found late */
 #define MAX_RETRANSLATIONS 32
 
-/* QEMU exports it; weak so that the plugin still loads in another QEMU */
+/* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_retranslate
+#pragma weak perfctr_hook_keep_io_blocks
 
 /* The last instructions of a block that falls through to a pc */
 typedef struct Tail {
@@ -263,6 +264,10 @@ bool cycles_init(const PerfctrConfig *cfg)
         n_slots += predictor_slots(n_slots);
     }
     cycles_slots_init(n_slots);
+    if (perfctr_hook_keep_io_blocks) {
+        /* (an instruction is costed with those before it in its block) */
+        perfctr_hook_keep_io_blocks();
+    }
     return true;
 }
 
