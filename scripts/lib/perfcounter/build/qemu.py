@@ -11,10 +11,10 @@ incrementally, new configure options or a new QEMU version from scratch.
 
 import os
 import re
-import zlib
 import shutil
 import subprocess
 import time
+import zlib
 
 from perfcounter.build import cache
 from perfcounter.build.step import run
@@ -151,7 +151,8 @@ def build_key(options):
     signature = "\n".join([configured] + [
         f"{rel} {st.st_size} {st.st_mtime_ns}" for rel, st in files])
     # (one per set of options: the main build's, the fuzzing build's)
-    kept = CACHE / "build-keys" / f"qemu-{zlib.crc32(configured.encode()):08x}"
+    named = f"qemu-{zlib.crc32(configured.encode()):08x}"
+    kept = CACHE / "build-keys" / named
     try:
         key, was = kept.read_text().split("\n", 1)
         if was == signature:
