@@ -14,6 +14,7 @@ plugin dropped switches (a run longer than it keeps), the series stop
 at the last one kept: who ran after it is not known.
 """
 
+import json
 from dataclasses import dataclass, field
 
 from perfcounter.results import contexts
@@ -140,17 +141,19 @@ def report(load, profile, target):
 
 def trace_events(load, profile, target, pid):
     """Chrome trace counter events: a "CPU load" track of each context's
-    percent of each window (Perfetto stacks them)."""
+    percent of each window (Perfetto stacks them).  They come encoded,
+    as JSON text (timeline.write: a 20 s run has 20,000 windows of 100
+    contexts)."""
     names = contexts.labels(profile, target)
     order = [c.id for c in contexts.used(profile) if c.id in load.busy]
-    keys = [names[cid] for cid in order]
-    # each window's values, a column per context (a 20 s run: 20,000
-    # windows of 100 contexts, made a dict at a time)
+    keys = [json.dumps(names[cid]) + ":" for cid in order]
+    # each window's values, a column per context
     rows = zip(*[[round(100 * share, 3) for share in load.shares(cid)]
                  for cid in order]) if order else [()] * load.windows
-    return [{"ph": "C", "name": "CPU load %", "pid": pid, "tid": 0,
-             "ts": k * load.window_ns / 1000.0,
-             "args": dict(zip(keys, values))}
+    head = f'{{"ph":"C","name":"CPU load %","pid":{pid},"tid":0,"ts":'
+    return [f'{head}{k * load.window_ns / 1000.0!r},"args":{{' +
+            ",".join([key + repr(v) for key, v in zip(keys, values)]) +
+            "}}"
             for k, values in enumerate(rows)]
 
 

@@ -25,6 +25,7 @@ instance still open at the end of the run (IDLE's, never blocked) is
 given apart and in no statistic. One vCPU only.
 """
 
+import json
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -363,7 +364,8 @@ def _object_label(instances, handle, way):
 def trace_events(instances, profile, target, pid):
     """Chrome trace events: a process "task instances", a track per task
     and a slice per completed instance, from its release to its
-    completion, with its execution in it."""
+    completion, with its execution in it (the slices encoded, as JSON
+    text: timeline.write)."""
     names = contexts.labels(profile, target)
     events = [{"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
                "args": {"name": "task instances (made ready to blocked)"}}]
@@ -375,11 +377,12 @@ def trace_events(instances, profile, target, pid):
                     "tid": tid, "args": {"name": names[c.id]}},
                    {"ph": "M", "name": "thread_sort_index", "pid": pid,
                     "tid": tid, "args": {"sort_index": tid}}]
-        events += [{"ph": "X", "name": names[c.id], "cat": "instance",
-                    "pid": pid, "tid": tid, "ts": inst.release[1] / 1000.0,
-                    "dur": inst.response[1] / 1000.0,
-                    "args": {"execution_ns": inst.execution[1],
-                             "execution_instructions": inst.execution[0],
-                             "response_instructions": inst.response[0]}}
+        head = (f'{{"ph":"X","name":{json.dumps(names[c.id])},'
+                f'"cat":"instance","pid":{pid},"tid":{tid},"ts":')
+        events += [f'{head}{inst.release[1] / 1000.0!r},'
+                   f'"dur":{inst.response[1] / 1000.0!r},'
+                   f'"args":{{"execution_ns":{inst.execution[1]!r},'
+                   f'"execution_instructions":{inst.execution[0]!r},'
+                   f'"response_instructions":{inst.response[0]!r}}}}}'
                    for inst in task.done]
     return events
