@@ -5,6 +5,7 @@ the next command restores them without pyelftools, a cache it cannot
 trust is read again; the plugin's records come as binary blocks, and a
 block cut short is an error that says so."""
 
+import hashlib
 import json
 import os
 import shutil
@@ -17,6 +18,7 @@ from bootlib import run_image
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
 from perfcounter.results import plugin_results
+from perfcounter.target import image_cache
 
 TASKS = "tests/firmware/tasks.elf"
 
@@ -57,6 +59,28 @@ def test_the_next_command_restores_the_image_without_pyelftools(
     assert first["found"]["functions"] and first["found"]["current"]
 
 
+def test_an_image_rewritten_at_once_is_hashed_again(tmp_path, monkeypatch):
+    monkeypatch.setattr(image_cache, "DIGESTS", tmp_path / "digests")
+    image = tmp_path / "app.elf"
+    for content in (b"first" * 100, b"other" * 100):
+        image.write_bytes(content)          # the same inode, size, tick
+        assert image_cache.content(image) == \
+            (content, hashlib.sha256(content).hexdigest())
+
+
+def test_the_digest_of_a_file_not_just_written_is_kept(tmp_path,
+                                                       monkeypatch):
+    monkeypatch.setattr(image_cache, "DIGESTS", tmp_path / "digests")
+    monkeypatch.setattr(image_cache, "RACY_NS", -1 << 62)   # all old
+    image = tmp_path / "app.elf"
+    image.write_bytes(b"image" * 100)
+    _, sha = image_cache.content(image)
+    kept, = (tmp_path / "digests").iterdir()
+    assert kept.read_text() == sha
+    kept.write_text("f" * 64)       # read back, not hashed again
+    assert image_cache.content(image)[1] == "f" * 64
+
+
 @pytest.mark.parametrize("damage", [
     "not JSON", "[1, 2]", json.dumps({"layout": {"segments": 5},
                                       "symbols": {"symbols": []}}),
@@ -66,7 +90,9 @@ def test_a_cache_it_cannot_trust_is_read_again(ctx, board, tmp_path,
     image = ctx.firmware(board, TASKS)
     fresh = read_in_a_process(image, tmp_path / "fresh")
     read_in_a_process(image, tmp_path / "damaged")
-    for kept in (tmp_path / "damaged" / "images").iterdir():
+    digests = tmp_path / "damaged" / "image-digests"
+    for kept in [*(tmp_path / "damaged" / "images").iterdir(),
+                 *(digests.iterdir() if digests.exists() else [])]:
         kept.write_text(damage)
     again = read_in_a_process(image, tmp_path / "damaged")
     assert again["pyelftools"]

@@ -104,11 +104,10 @@ def read(path):
     earlier run read of the same image comes from the cache: pyelftools
     is not even imported then (25 ms of every command)."""
     path = Path(path)
-    data = path.read_bytes()
+    data, sha = image_cache.content(path)
     if data[:4] != MAGIC:
         shown = data[:4].hex(" ") if data else "nothing: it is empty"
         raise NotElf(f"{path} is not an ELF image (it starts with {shown})")
-    sha = image_cache.digest(data)
     image = _restored(path, data, sha)
     if image is None:
         image, layout = _parsed(path, data, sha)
