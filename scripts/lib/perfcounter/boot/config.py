@@ -23,6 +23,8 @@ from perfcounter.target import disassembly
 EXACT = 0               # the profile period that counts every instruction
 DEFAULT_PERIOD = 1000   # --sample's period in counter clocks
 DEFAULT_TIMEOUT = 60    # host seconds
+# Events the device keeps per core when a timeline is asked for
+DEFAULT_TIMELINE_EVENTS = 100_000
 # Where the plugin writes what it found (docs/plugin-results.md)
 PLUGIN_RESULTS = "plugin-results.txt"
 FUNCTIONS = "functions.txt"

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from perfcounter.errors import Failure
 from perfcounter.messages import say
-from perfcounter.results import cpu_load, readout
 from perfcounter.boot import qemu_process
 
 # Each writer is imported when its output is asked for: a plain run
@@ -36,7 +35,8 @@ class OutputOptions:
     source files coverage_files says: (include globs, omit globs);
     annotate: functions whose annotated listing to print (hottest: their
     source lines costliest first too); html: the report page;
-    load_window_ns: the windows of the CPU load over time (tasks).
+    load_window_ns: the windows of the CPU load over time (tasks;
+    None: cpu_load's default).
     """
     gmon: Path = None
     stacks: Path = None
@@ -57,7 +57,7 @@ class OutputOptions:
     coverage_files: tuple = ((), ())
     annotate: tuple = ()
     hottest: bool = False
-    load_window_ns: int = cpu_load.DEFAULT_WINDOW_NS
+    load_window_ns: int = None
     html: Path = None
 
 
@@ -76,6 +76,7 @@ def write(result, options):
             "could write one" + (f" (it did not stop within "
                                  f"{qemu_process.TERM_GRACE} s of SIGTERM and was "
                                  f"killed)" if result.cut_short else ""))
+    from perfcounter.results import readout
     readout.match_guest_reports(cores, result.output)
     host_reports(cores, options.host_report, result.cut_short)
     if result.target.built:
@@ -162,6 +163,7 @@ def host_reports(cores, mode, cut_short=None):
     that the guest printed no report of (mode "auto"; of a run cut short,
     whether it printed one or not: what it had counted when QEMU was
     stopped), of every core ("always"), or of none ("never")."""
+    from perfcounter.results import readout
     for core in cores:
         if mode == "never" or (mode == "auto" and (
                 not core.used or (core.reported and not cut_short))):

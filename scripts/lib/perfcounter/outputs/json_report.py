@@ -71,9 +71,9 @@ def core_doc(core):
     return doc
 
 
-def document(result, load_window_ns=cpu_load.DEFAULT_WINDOW_NS):
+def document(result, load_window_ns=None):
     """The --json document of a run (a Result); the CPU load in windows
-    of load_window_ns."""
+    of load_window_ns (None: cpu_load's default)."""
     config, board, image = result.config, result.board, result.target.path
     icount_shift = board.icount_shift if config.icount else None
     doc = {

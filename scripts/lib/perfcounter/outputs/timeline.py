@@ -112,8 +112,7 @@ def trace(cores, metadata, tasks=None, load_window_ns=None):
     if tasks:
         events += contexts.trace_events(*tasks, len(cores) + 1)
         dropped["contexts"] = tasks[0].switches_dropped
-        busy = cpu_load.of(tasks[0], load_window_ns or
-                           cpu_load.DEFAULT_WINDOW_NS)
+        busy = cpu_load.of(tasks[0], load_window_ns)
         if busy:
             events += cpu_load.trace_events(busy, *tasks, len(cores) + 1)
         allocated = heap.of(*tasks)

@@ -54,10 +54,11 @@ class Load:
 _last = (None, None, None)
 
 
-def of(profile, window_ns=DEFAULT_WINDOW_NS):
-    """The Load of a PluginResults that followed tasks; None without
-    switches."""
+def of(profile, window_ns=None):
+    """The Load of a PluginResults that followed tasks, in windows of
+    window_ns (None: DEFAULT_WINDOW_NS); None without switches."""
     global _last
+    window_ns = window_ns or DEFAULT_WINDOW_NS
     if profile is None or not profile.switches or not profile.end_ns:
         return None
     if _last[0] is profile and _last[1] == window_ns:

@@ -17,9 +17,6 @@ from pathlib import Path
 
 from perfcounter.errors import Failure
 
-# Events the device keeps per core when a timeline is asked for
-DEFAULT_TIMELINE_EVENTS = 100_000
-
 
 @dataclass
 class Section:
