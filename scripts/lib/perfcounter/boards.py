@@ -9,6 +9,7 @@ written down; which system.h a board uses, from its Meson cross file.
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from perfcounter.errors import Failure
@@ -132,9 +133,8 @@ class Board:
 
     def defines(self):
         """The integer #defines of the board's system.h and the headers it
-        includes, by name."""
-        return {m.group(1): int(m.group(2), 0) for header in self.headers
-                for m in _LINE.finditer(header.read_text()) if m.group(1)}
+        includes, by name (read once: a run asks five times)."""
+        return dict(_defines(self.system_h))
 
     @property
     def freq(self):
@@ -182,6 +182,12 @@ class Board:
 
 _LINE = re.compile(r'^#\s*(?:define\s+(\w+)\s+(0x[0-9a-fA-F]+|\d+)\s*'
                    r'|include\s+"([^"]+)"\s*)$', re.M)
+
+
+@lru_cache
+def _defines(system_h):
+    return {m.group(1): int(m.group(2), 0) for header in _headers(system_h)
+            for m in _LINE.finditer(header.read_text()) if m.group(1)}
 
 
 def _headers(header, seen=()):
