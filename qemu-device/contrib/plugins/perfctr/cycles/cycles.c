@@ -9,10 +9,11 @@
  *
  * Costs known at translation are added inline, with no callback: each
  * instruction's cost is added before it runs, at the latest together
- * with the next instruction that may access memory or the block's
- * last (a window's share with them), so that a read during an access
- * counts every instruction up to and including the accessing one, as
- * -icount does.  The rest is dynamic:
+ * with the next instruction that may access a device (memory not
+ * addressed from the stack pointer or the pc) or the block's last (a
+ * window's share with them), so that a read during an access counts
+ * every instruction up to and including the accessing one, as -icount
+ * does.  The rest is dynamic:
  *
  * - A conditional branch ends its block.  Its cost is added as if it
  *   went the way a static predictor guesses (backward taken, forward
@@ -433,6 +434,18 @@ typedef struct Pending {
     int window;
 } Pending;
 
+/*
+ * Whether an access may read a device, which may read the costs: those
+ * before it must have been added by then (the stack and the literal
+ * pools are no device: flushing at their accesses too took 16% of the
+ * blinky's run)
+ */
+static bool may_reach_device(const InsnTiming *t)
+{
+    return cycles_accesses_memory(t) &&
+           (t->address & ~isa_local_address_mask(config->isa));
+}
+
 /* Add what is pending to the totals and its window, before insn runs */
 static void flush(struct qemu_plugin_insn *insn, Pending *p,
                   uint32_t targets)
@@ -615,13 +628,13 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         if (cycles_accesses_memory(&insns[i].t) && cost[i] > 1) {
             pending.memory_stalls += cost[i] - 1;
         }
-        if (each || cycles_accesses_memory(&insns[i].t) || operands ||
+        if (each || may_reach_device(&insns[i].t) || operands ||
             i == n - 1 || config_stop_point(config, insns[i + 1].pc) ||
-            (targets && planned.read_before[i + 1])) {
+            planned.read_before[i + 1]) {
             /*
-             * (a stop or the start comes before the next one's adds; with
-             * a target, a callback reading the time before the next one
-             * sees it exact, as when each instruction added its own)
+             * (a stop or the start comes before the next one's adds; a
+             * callback reading the time before the next one sees it
+             * exact, as when each instruction added its own)
              */
             flush(insn, &pending, targets);
         }

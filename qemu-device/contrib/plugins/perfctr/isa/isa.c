@@ -57,6 +57,13 @@ uint32_t isa_sp_mask(Isa isa)
     }
 }
 
+uint32_t isa_local_address_mask(Isa isa)
+{
+    bool arm = isa == ISA_THUMB || isa == ISA_A32;
+
+    return isa_sp_mask(isa) | (arm ? REG(ARM_PC) : 0);
+}
+
 SpWrite isa_sp_write(Isa isa, const uint8_t *bytes, size_t len)
 {
     uint32_t sp_bit = isa_sp_mask(isa);

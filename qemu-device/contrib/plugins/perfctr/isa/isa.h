@@ -128,6 +128,14 @@ bool isa_timing(Isa isa, const uint8_t *bytes, size_t len,
  */
 uint32_t isa_sp_mask(Isa isa);
 
+/*
+ * The registers that address only the stack or the code: an access
+ * addressed from them alone (a push, a local, a literal pool; A64's
+ * literal loads name none) never reaches a device: the stack pointer,
+ * and Arm's pc
+ */
+uint32_t isa_local_address_mask(Isa isa);
+
 /* What an instruction does to the stack pointer */
 typedef enum SpWrite {
     SP_KEPT,            /* nothing, or raises it on its stack (a pop) */
