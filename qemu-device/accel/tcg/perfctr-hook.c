@@ -13,11 +13,13 @@
 #include "qemu/atomic.h"
 #include "qemu/main-loop.h"
 #include "exec/cpu-common.h"
+#include "exec/memory.h"
 #include "exec/tb-flush.h"
 #include "exec/translation-block.h"
 #include "hw/core/cpu.h"
 #include "accel/tcg/perfctr-hook.h"
 #include "internal-common.h"
+#include "perfctr-tb-maint.h"
 
 /* Events QEMU counts itself, without the plugin */
 #define PERFCTR_HOOK_OWN_EVENTS (BIT(PERFCTR_EVENT_EXCEPTIONS) | \
@@ -329,6 +331,32 @@ void perfctr_hook_retranslate(void)
         async_safe_run_on_cpu(first_cpu, perfctr_hook_do_retranslate,
                               RUN_ON_CPU_NULL);
     }
+}
+
+static void perfctr_hook_do_retranslate_at(CPUState *cpu,
+                                           run_on_cpu_data data)
+{
+    ram_addr_t ram = qemu_ram_addr_from_host(data.host_ptr);
+
+    if (ram == RAM_ADDR_INVALID) {
+        tb_flush(cpu);
+    } else {
+        tb_invalidate_phys_range_fast(ram, 1, 0);
+    }
+}
+
+void perfctr_hook_retranslate_at(void *host_code)
+{
+    if (!first_cpu) {
+        return;
+    }
+    if (!host_code) {
+        perfctr_hook_retranslate();
+        return;
+    }
+    /* Once the vCPUs have stopped, as for all code */
+    async_safe_run_on_cpu(first_cpu, perfctr_hook_do_retranslate_at,
+                          RUN_ON_CPU_HOST_PTR(host_code));
 }
 
 void perfctr_hook_keep_io_blocks(void)

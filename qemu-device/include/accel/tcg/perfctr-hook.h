@@ -151,6 +151,14 @@ void perfctr_hook_run_first(unsigned vcpu_index, uintptr_t host_pc,
 void perfctr_hook_retranslate(void);
 
 /*
+ * Called by the plugin, in a callback or as it instruments a block: the
+ * code at host_code (an instruction's qemu_plugin_insn_haddr()) is
+ * translated again before it next runs, and before any block runs
+ * again; the rest stays as it is (all of it, for code not in RAM)
+ */
+void perfctr_hook_retranslate_at(void *host_code);
+
+/*
  * Called by the plugin before any code is translated: a block whose
  * instruction in its middle accesses I/O stays as it is, each access
  * leaving it and running that instruction alone (QEMU's way), instead

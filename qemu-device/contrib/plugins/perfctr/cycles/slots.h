@@ -9,6 +9,7 @@
 #ifndef PERFCTR_CYCLES_SLOTS_H
 #define PERFCTR_CYCLES_SLOTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <qemu-plugin.h>
 
@@ -25,8 +26,8 @@ enum {
     SLOT_WINDOWS,       /* then cycles and instructions of each window */
 };
 
-/* n slots per vCPU, all 0 */
-void cycles_slots_init(unsigned n);
+/* n slots per vCPU, all 0; more_vcpus: several may run */
+void cycles_slots_init(unsigned n, bool more_vcpus);
 qemu_plugin_u64 cycles_slot(unsigned index);
 /* The slots of a vCPU, from a callback: one lookup, then plain adds */
 uint64_t *cycles_slots_of(unsigned vcpu);
