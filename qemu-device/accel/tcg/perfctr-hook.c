@@ -47,8 +47,14 @@ static const PerfctrEvent own_events[OWN_COUNT] = {
 };
 
 static GArray *vcpus;
-/* perfctr_hook_keep_io_blocks() */
-static bool io_blocks_kept;
+/*
+ * The instructions that accessed I/O in the middle of a block: each such
+ * access left the block and ran the instruction alone, every time the
+ * block ran (0.85 M times in 125 M instructions of FreeRTOS's full
+ * Cortex-M demo: 0.12 s of its 0.81 s).  icount runs one vCPU thread:
+ * the set needs no lock.
+ */
+static GHashTable *io_insns;
 
 static PerfctrHookVcpu *perfctr_hook_vcpu(unsigned vcpu_index)
 {
@@ -359,14 +365,20 @@ void perfctr_hook_retranslate_at(void *host_code)
                           RUN_ON_CPU_HOST_PTR(host_code));
 }
 
-void perfctr_hook_keep_io_blocks(void)
+void perfctr_hook_note_io_insn(uint64_t pc)
 {
-    io_blocks_kept = true;
+    if (!io_insns) {
+        io_insns = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+                                         g_free, NULL);
+    }
+    if (!g_hash_table_contains(io_insns, &pc)) {
+        g_hash_table_add(io_insns, g_memdup2(&pc, sizeof(pc)));
+    }
 }
 
-bool perfctr_hook_io_ends_blocks(void)
+bool perfctr_hook_io_insn_known(uint64_t pc)
 {
-    return !io_blocks_kept;
+    return io_insns && g_hash_table_contains(io_insns, &pc);
 }
 
 void perfctr_hook_run_first(unsigned vcpu_index, uintptr_t host_pc,

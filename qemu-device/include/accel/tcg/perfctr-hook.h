@@ -159,17 +159,14 @@ void perfctr_hook_retranslate(void);
 void perfctr_hook_retranslate_at(void *host_code);
 
 /*
- * Called by the plugin before any code is translated: a block whose
- * instruction in its middle accesses I/O stays as it is, each access
- * leaving it and running that instruction alone (QEMU's way), instead
- * of the block being translated again to end at that instruction
- * (patch 0037): the timing model costs an instruction with those
- * before it in its block, and the first run of such a block would cost
- * otherwise than the next ones
+ * Under icount only the last instruction of a block may access I/O: one
+ * in the middle leaves its block and runs alone, and QEMU notes it
+ * (patch 0037), and ends the blocks it translates from then on at it.
+ * The plugin asks, as it instruments a block, whether the block's last
+ * instruction is one (so ended, not falling through to the next).
  */
-void perfctr_hook_keep_io_blocks(void);
-/* For QEMU: whether a block is translated again to end at its I/O */
-bool perfctr_hook_io_ends_blocks(void);
+void perfctr_hook_note_io_insn(uint64_t pc);
+bool perfctr_hook_io_insn_known(uint64_t pc);
 
 /*
  * Called by the plugin in a callback that reads registers, or from one

@@ -65,7 +65,7 @@
 /* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_retranslate
 #pragma weak perfctr_hook_retranslate_at
-#pragma weak perfctr_hook_keep_io_blocks
+#pragma weak perfctr_hook_io_insn_known
 
 /* The last instructions of a block that falls through to a pc */
 typedef struct Tail {
@@ -267,10 +267,6 @@ bool cycles_init(const PerfctrConfig *cfg)
         n_slots += predictor_slots(n_slots);
     }
     cycles_slots_init(n_slots, config->threads);
-    if (perfctr_hook_keep_io_blocks) {
-        /* (an instruction is costed with those before it in its block) */
-        perfctr_hook_keep_io_blocks();
-    }
     return true;
 }
 
@@ -351,6 +347,19 @@ static int64_t schedule_sum(const CyclesInsn *insns, size_t n)
  * block before this one fell through to it, a callback that adds what
  * continuing that one's schedule changes
  */
+/*
+ * Whether a block ending in last falls through to the next one: not at
+ * a branch, nor at an access to I/O that QEMU ends blocks at (patch
+ * 0037), whose first run left the block there and went on with its
+ * rest as a block of its own, scheduled alone
+ */
+static bool falls_through(const CyclesInsn *last)
+{
+    return !last->t.sets_pc &&
+           !(perfctr_hook_io_insn_known &&
+             perfctr_hook_io_insn_known(last->pc));
+}
+
 static void continue_schedule(struct qemu_plugin_tb *tb,
                               const CyclesInsn *insns, size_t n)
 {
@@ -363,7 +372,7 @@ static void continue_schedule(struct qemu_plugin_tb *tb,
         tails = g_hash_table_new_full(g_int64_hash, g_int64_equal, g_free,
                                       g_free);
     }
-    if (!last->t.sets_pc) {
+    if (falls_through(last)) {
         uint64_t *key = g_new(uint64_t, 1);
 
         tail = g_new0(Tail, 1);
@@ -480,15 +489,40 @@ static void flush(struct qemu_plugin_insn *insn, Pending *p,
     p->cycles = p->insns = p->memory_stalls = 0;
 }
 
+/*
+ * The instruction after a block that QEMU ended at an access to I/O
+ * (patch 0037), into next: it was scheduled with the block's last one
+ * on the block's first run, before QEMU ended the block there
+ */
+static bool decode_after_io(const CyclesInsn *last, CyclesInsn *next)
+{
+    uint64_t pc = last->pc + last->len;
+    g_autoptr(GByteArray) bytes = g_byte_array_sized_new(4);
+
+    if (last->t.sets_pc || !perfctr_hook_io_insn_known ||
+        !perfctr_hook_io_insn_known(last->pc) ||
+        !qemu_plugin_read_memory_vaddr(pc, bytes, 4)) {
+        return false;
+    }
+    next->pc = pc;
+    next->len = isa_insn_size(config->isa, bytes->data, bytes->len);
+    isa_timing(config->isa, bytes->data, next->len, &next->t);
+    isa_classify(config->isa, bytes->data, next->len, pc, &next->c);
+    return next->len > 0;
+}
+
 /* Decode and schedule tb (a head: with its costs in the whole block) */
 static void plan(struct qemu_plugin_tb *tb, size_t n)
 {
     planned.n = n;
-    planned.insns = g_new0(CyclesInsn, n);
-    planned.cost = g_new0(unsigned, n);
+    /* (room for the instruction after an access to I/O) */
+    planned.insns = g_new0(CyclesInsn, n + 1);
+    planned.cost = g_new0(unsigned, n + 1);
     planned.read_before = g_new0(bool, n);
     decode(tb, planned.insns, n);
-    core->schedule(planned.insns, n, planned.cost);
+    core->schedule(planned.insns,
+                   decode_after_io(&planned.insns[n - 1], &planned.insns[n]) ?
+                   n + 1 : n, planned.cost);
     planned.head = targets_head_costs(tb, planned.cost, n);
 }
 
@@ -678,7 +712,7 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
         if (i == n - 1) {
             targets_check(insn, targets, true);
         }
-        if (i == n - 1 && !last->t.sets_pc && !planned.head) {
+        if (i == n - 1 && falls_through(last) && !planned.head) {
             store(insn, SLOT_FELL, last->pc + last->len);
         }
     }

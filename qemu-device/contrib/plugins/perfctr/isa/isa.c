@@ -45,6 +45,22 @@ bool isa_timing(Isa isa, const uint8_t *bytes, size_t len, InsnTiming *out)
     return false;
 }
 
+size_t isa_insn_size(Isa isa, const uint8_t *bytes, size_t got)
+{
+    if (got < 2) {
+        return 0;
+    }
+    switch (isa) {
+    case ISA_THUMB:
+        /* A first halfword of 0b11101, 0b11110 or 0b11111 begins a 32-bit */
+        return (bytes[1] >> 3) >= 0x1d ? 4 : 2;
+    case ISA_RISCV:
+        return (bytes[0] & 3) == 3 ? 4 : 2;
+    default:
+        return 4;
+    }
+}
+
 uint32_t isa_sp_mask(Isa isa)
 {
     switch (isa) {

@@ -122,6 +122,9 @@ typedef struct InsnTiming {
 bool isa_timing(Isa isa, const uint8_t *bytes, size_t len,
                 InsnTiming *out);
 
+/* The size of the instruction whose first bytes (got of them) these are */
+size_t isa_insn_size(Isa isa, const uint8_t *bytes, size_t got);
+
 /*
  * The stack pointer's bit in InsnTiming's register masks: r13 (Arm
  * state, Thumb), x2 (RISC-V), bit 31 (A64, where x31 is sp or xzr)
