@@ -4,7 +4,8 @@
  *
  * Prints "loop clocks=C instructions=I" (section 1 around clock_loop),
  * "guess late=C first=C" (section 1 around guess_late, run after
- * guess_late_warm, and around guess_first), then for each threshold K
+ * guess_late_warm, and around guess_first), "io first=C again=C"
+ * (section 1 around io_store_load, twice), then for each threshold K
  * "threshold k=K taken=T offset=O": the
  * section's time armed to interrupt at K clocks over clock_adds, and
  * the interrupted pc's distance from clock_adds_start.
@@ -23,6 +24,7 @@ void clock_adds(void *base);
 void guess_late(void *base);
 void guess_late_warm(void *base);
 void guess_first(void *base);
+void io_store_load(void *base);
 extern char clock_adds_start[];
 
 /* Section 1's time over routine (base) */
@@ -51,6 +53,8 @@ int main(void)
     guess_late_warm(p);
     printf("guess late=%lu", section_time(p, guess_late));
     printf(" first=%lu\n", section_time(p, guess_first));
+    printf("io first=%lu", section_time(p, io_store_load));
+    printf(" again=%lu\n", section_time(p, io_store_load));
 
     if (perfctr_irq_attach(PERFORMANCE_COUNTER_BASE,
                            events_threshold_handler, 0) != 0) {

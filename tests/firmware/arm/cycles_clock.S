@@ -97,3 +97,27 @@ clock_adds_end:
 
     guess_loop guess_late
     guess_loop guess_first
+
+/*
+ * io_store_load(base): section 1 around a device store in mid-block
+ * (BEGIN section 2) and a load right after it, which a store holds up
+ * a cycle (the M3's and M4's table).  Under icount QEMU leaves the
+ * block at the store on its first run, and from the second on has it
+ * end there: both runs count the same cycles.
+ */
+    .balign 4
+    .global io_store_load
+    .type io_store_load, %function
+    .thumb_func
+io_store_load:
+    movs r1, #1
+    isb
+    str r1, [r0, #0x14]         @ BEGIN section 1
+    adds r2, r1, #1
+    str r1, [r0, #0x24]         @ BEGIN section 2: a device, in mid-block
+    ldr r3, [sp]
+    adds r3, r3, #1
+    str r1, [r0, #0x10]         @ END section 1
+    isb
+    bx lr
+    .size io_store_load, . - io_store_load

@@ -91,3 +91,25 @@ clock_adds_end:
 
     guess_loop guess_late
     guess_loop guess_first
+
+/*
+ * io_store_load(base): section 1 around a device store in mid-block
+ * (BEGIN section 2) and a load right after it.  Under icount QEMU
+ * leaves the block at the store on its first run, and from the second
+ * on has it end there: both runs count the same cycles.
+ */
+    .balign 4
+    .global io_store_load
+    .type io_store_load, @function
+io_store_load:
+    li a1, 1
+    fence.i
+    sw a1, 0x14(a0)             # BEGIN section 1
+    addi a2, a1, 1
+    sw a1, 0x24(a0)             # BEGIN section 2: a device, in mid-block
+    lw a3, 0(sp)
+    addi a3, a3, 1
+    sw a1, 0x10(a0)             # END section 1
+    fence.i
+    ret
+    .size io_store_load, . - io_store_load
