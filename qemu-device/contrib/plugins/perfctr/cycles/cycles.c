@@ -90,6 +90,11 @@ typedef struct Planned {
     bool head;
     /* Instructions before which a callback reads the cycles */
     bool *read_before;
+    /*
+     * It ends at an access to I/O, and insns[n] is the instruction after
+     * it, which the block was scheduled with on its first run
+     */
+    bool after_io;
 } Planned;
 
 /* An instruction whose cost depends on its operands */
@@ -329,13 +334,14 @@ static void add_inline(struct qemu_plugin_insn *insn, unsigned index,
     }
 }
 
-static int64_t schedule_sum(const CyclesInsn *insns, size_t n)
+/* What the first n of insns cost, scheduled with the after ones after */
+static int64_t schedule_sum(const CyclesInsn *insns, size_t n, size_t after)
 {
-    g_autofree unsigned *cost = g_new0(unsigned, n);
+    g_autofree unsigned *cost = g_new0(unsigned, n + after);
     int64_t sum = 0;
     size_t i;
 
-    core->schedule(insns, n, cost);
+    core->schedule(insns, n + after, cost);
     for (i = 0; i < n; i++) {
         sum += cost[i];
     }
@@ -384,14 +390,16 @@ static void continue_schedule(struct qemu_plugin_tb *tb,
     }
     before = g_hash_table_lookup(tails, &insns[0].pc);
     if (before) {
-        g_autofree CyclesInsn *both = g_new(CyclesInsn, before->n + n);
+        size_t after = planned.after_io;
+        g_autofree CyclesInsn *both = g_new(CyclesInsn,
+                                            before->n + n + after);
 
         memcpy(both, before->insns, before->n * sizeof(CyclesInsn));
-        memcpy(both + before->n, insns, n * sizeof(CyclesInsn));
+        memcpy(both + before->n, insns, (n + after) * sizeof(CyclesInsn));
         change = g_new(int64_t, 2);
-        change[0] = schedule_sum(both, before->n + n) -
-                    schedule_sum(before->insns, before->n) -
-                    schedule_sum(insns, n);
+        change[0] = schedule_sum(both, before->n + n, after) -
+                    schedule_sum(before->insns, before->n, 0) -
+                    schedule_sum(insns, n, after);
         change[1] = window_of(insns[0].pc);
         if (change[0]) {
             qemu_plugin_register_vcpu_tb_exec_cond_cb(
@@ -520,9 +528,9 @@ static void plan(struct qemu_plugin_tb *tb, size_t n)
     planned.cost = g_new0(unsigned, n + 1);
     planned.read_before = g_new0(bool, n);
     decode(tb, planned.insns, n);
-    core->schedule(planned.insns,
-                   decode_after_io(&planned.insns[n - 1], &planned.insns[n]) ?
-                   n + 1 : n, planned.cost);
+    planned.after_io = decode_after_io(&planned.insns[n - 1],
+                                       &planned.insns[n]);
+    core->schedule(planned.insns, n + planned.after_io, planned.cost);
     planned.head = targets_head_costs(tb, planned.cost, n);
 }
 
