@@ -349,11 +349,6 @@ static int64_t schedule_sum(const CyclesInsn *insns, size_t n, size_t after)
 }
 
 /*
- * The block's tail, for the block it falls through to; and if the
- * block before this one fell through to it, a callback that adds what
- * continuing that one's schedule changes
- */
-/*
  * Whether a block ending in last falls through to the next one: not at
  * a branch, nor at an access to I/O that QEMU ends blocks at (patch
  * 0037), whose first run left the block there and went on with its
@@ -366,6 +361,11 @@ static bool falls_through(const CyclesInsn *last)
              perfctr_hook_io_insn_known(last->pc));
 }
 
+/*
+ * The block's tail, for the block it falls through to; and if the
+ * block before this one fell through to it, a callback that adds what
+ * continuing that one's schedule changes
+ */
 static void continue_schedule(struct qemu_plugin_tb *tb,
                               const CyclesInsn *insns, size_t n)
 {
@@ -505,11 +505,13 @@ static void flush(struct qemu_plugin_insn *insn, Pending *p,
 static bool decode_after_io(const CyclesInsn *last, CyclesInsn *next)
 {
     uint64_t pc = last->pc + last->len;
-    g_autoptr(GByteArray) bytes = g_byte_array_sized_new(4);
+    g_autoptr(GByteArray) bytes = NULL;
 
-    if (last->t.sets_pc || !perfctr_hook_io_insn_known ||
-        !perfctr_hook_io_insn_known(last->pc) ||
-        !qemu_plugin_read_memory_vaddr(pc, bytes, 4)) {
+    if (falls_through(last) || last->t.sets_pc) {
+        return false;
+    }
+    bytes = g_byte_array_sized_new(4);
+    if (!qemu_plugin_read_memory_vaddr(pc, bytes, 4)) {
         return false;
     }
     next->pc = pc;
