@@ -11,12 +11,12 @@
 static struct qemu_plugin_scoreboard *board;
 static bool threads;
 /*
- * A single vCPU's slots and its countdown to a cycles target, looked up
- * once: a scoreboard moves only when QEMU grows it for a 17th vCPU, and
- * the lookups were 5% of a --cycles run (11 M callbacks in 125 M
- * instructions of FreeRTOS's full demo)
+ * With one vCPU, its entries of the slots and of the events (the cycles
+ * countdown), looked up once: a scoreboard moves only when QEMU grows
+ * it for a 17th vCPU, and the lookups were 5% of a --cycles run (11 M
+ * callbacks in 125 M instructions of FreeRTOS's full demo)
  */
-static uint64_t *only_slots, *only_countdown;
+static void *only_slots, *only_events;
 
 void cycles_slots_init(unsigned n, bool more_vcpus)
 {
@@ -29,32 +29,30 @@ qemu_plugin_u64 cycles_slot(unsigned index)
     return (qemu_plugin_u64) { board, index * sizeof(uint64_t) };
 }
 
-uint64_t *cycles_slots_of(unsigned vcpu)
+/* vcpu's entry of score, kept in *only when one vCPU runs */
+static void *entry_of(struct qemu_plugin_scoreboard *score, unsigned vcpu,
+                      void **only)
 {
     if (threads) {
-        return qemu_plugin_scoreboard_find(board, vcpu);
+        return qemu_plugin_scoreboard_find(score, vcpu);
     }
-    if (!only_slots) {
-        only_slots = qemu_plugin_scoreboard_find(board, vcpu);
+    if (!*only) {
+        *only = qemu_plugin_scoreboard_find(score, vcpu);
     }
-    return only_slots;
+    return *only;
+}
+
+uint64_t *cycles_slots_of(unsigned vcpu)
+{
+    return entry_of(board, vcpu, &only_slots);
 }
 
 static uint64_t *countdown_of(unsigned vcpu)
 {
     qemu_plugin_u64 entry = events_countdown(PERFCTR_EVENT_CYCLES);
-    uint64_t *found;
 
-    if (only_countdown) {
-        return only_countdown;
-    }
-    found = (uint64_t *)((char *)qemu_plugin_scoreboard_find(entry.score,
-                                                             vcpu) +
-                         entry.offset);
-    if (!threads) {
-        only_countdown = found;
-    }
-    return found;
+    return (uint64_t *)((char *)entry_of(entry.score, vcpu, &only_events) +
+                        entry.offset);
 }
 
 void cycles_add(unsigned vcpu, uint64_t *slots, int64_t cycles, int window)
