@@ -651,8 +651,8 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
                                      last->pc + last->len, guarded);
         unsigned taken, not_taken;
 
-        core->branch_costs(n > 1 ? last - 1 : NULL, last, cost[n - 1],
-                           guarded, g.backward, &taken, &not_taken);
+        core->branch_costs(insns, n, cost, guarded, g.backward, &taken,
+                           &not_taken);
         cost[n - 1] += branch_guess_value(&g, taken, not_taken);
         if (guarded) {
             miss = g.other_way;

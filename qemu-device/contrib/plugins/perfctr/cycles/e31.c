@@ -43,10 +43,9 @@ static void e31_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
     cycles_issue_schedule(&e31_rules, insns, n, cost);
 }
 
-static void e31_branch_costs(const CyclesInsn *prev,
-                             const CyclesInsn *last, unsigned scheduled,
-                             bool conditional, bool backward,
-                             unsigned *taken, unsigned *fall)
+static void e31_branch_costs(const CyclesInsn *insns, size_t n,
+                             const unsigned *cost, bool conditional,
+                             bool backward, unsigned *taken, unsigned *fall)
 {
     cycles_predicted_branch(E31_MISPREDICTED, conditional, backward, taken,
                             fall);

@@ -65,10 +65,9 @@ static void m0_small_mul_schedule(const CyclesInsn *insns, size_t n,
     schedule(insns, n, cost, 32);
 }
 
-static void m0_branch_costs(const CyclesInsn *prev,
-                            const CyclesInsn *last, unsigned scheduled,
-                            bool conditional, bool backward,
-                            unsigned *taken, unsigned *fall)
+static void m0_branch_costs(const CyclesInsn *insns, size_t n,
+                            const unsigned *cost, bool conditional,
+                            bool backward, unsigned *taken, unsigned *fall)
 {
     *taken = M0_REFILL;
     *fall = 0;

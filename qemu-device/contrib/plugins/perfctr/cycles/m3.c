@@ -263,11 +263,13 @@ static bool unaligned_run_at(uint64_t pc)
     return run >= (stores ? 4 : 3);
 }
 
-static void branch_costs(const CyclesInsn *prev, const CyclesInsn *last,
-                         unsigned scheduled, bool conditional, bool backward,
-                         unsigned *taken, unsigned *fall)
+static void branch_costs(const CyclesInsn *insns, size_t n,
+                         const unsigned *cost, bool conditional,
+                         bool backward, unsigned *taken, unsigned *fall)
 {
-    *taken = refill(prev, last);
+    const CyclesInsn *last = &insns[n - 1];
+
+    *taken = refill(n > 1 ? last - 1 : NULL, last);
     /*
      * A B<c> fetches its target in decode in the place of the next
      * word (cmemu): not taken, the fetch is a word behind, as after a

@@ -138,19 +138,20 @@ static void m33_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
     }
 }
 
-static void m33_branch_costs(const CyclesInsn *prev,
-                             const CyclesInsn *last, unsigned scheduled,
-                             bool conditional, bool backward,
-                             unsigned *taken, unsigned *fall)
+static void m33_branch_costs(const CyclesInsn *insns, size_t n,
+                             const unsigned *cost, bool conditional,
+                             bool backward, unsigned *taken, unsigned *fall)
 {
+    const CyclesInsn *last = &insns[n - 1];
+
     *fall = 0;
     if (last->t.cls != TC_BRANCH) {
         *taken = 2;                     /* POP {pc}, TBB... */
-    } else if (scheduled) {
+    } else if (cost[n - 1]) {
         *taken = 1;
     } else {
         /* Paired: the instruction before the branch had set the flags */
-        *taken = prev && prev->t.sets_flags ? 2 : 1;
+        *taken = n > 1 && last[-1].t.sets_flags ? 2 : 1;
     }
 }
 

@@ -132,13 +132,12 @@ static void m55_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
     }
 }
 
-static void m55_branch_costs(const CyclesInsn *prev,
-                             const CyclesInsn *last, unsigned scheduled,
-                             bool conditional, bool backward,
-                             unsigned *taken, unsigned *fall)
+static void m55_branch_costs(const CyclesInsn *insns, size_t n,
+                             const unsigned *cost, bool conditional,
+                             bool backward, unsigned *taken, unsigned *fall)
 {
     *fall = 0;
-    *taken = last->t.cls == TC_BRANCH ? M55_REFILL : M55_REFILL + 1;
+    *taken = insns[n - 1].t.cls == TC_BRANCH ? M55_REFILL : M55_REFILL + 1;
 }
 
 static bool m55_operand_cost(const InsnTiming *t)

@@ -93,10 +93,9 @@ static void m7_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
     cycles_issue_schedule(&m7_rules, insns, n, cost);
 }
 
-static void m7_branch_costs(const CyclesInsn *prev,
-                            const CyclesInsn *last, unsigned scheduled,
-                            bool conditional, bool backward,
-                            unsigned *taken, unsigned *fall)
+static void m7_branch_costs(const CyclesInsn *insns, size_t n,
+                            const unsigned *cost, bool conditional,
+                            bool backward, unsigned *taken, unsigned *fall)
 {
     cycles_predicted_branch(M7_MISPREDICTED, conditional, backward, taken,
                             fall);

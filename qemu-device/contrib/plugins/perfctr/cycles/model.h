@@ -32,14 +32,14 @@ typedef struct CyclesCore {
     /* Each instruction's cost in a block that starts idle */
     void (*schedule)(const CyclesInsn *insns, size_t n, unsigned *cost);
     /*
-     * What the branch that ends a block costs beyond its schedule when
-     * taken and when it falls through (conditional: it may; backward:
-     * to an earlier pc, or indirect); prev is the instruction before it
-     * (or NULL), scheduled what the schedule gave the branch
+     * What the branch that ends a block, insns[n - 1], costs beyond its
+     * schedule when taken and when it falls through (conditional: it
+     * may; backward: to an earlier pc, or indirect); cost is what the
+     * schedule gave each instruction of the block
      */
-    void (*branch_costs)(const CyclesInsn *prev, const CyclesInsn *last,
-                         unsigned scheduled, bool conditional, bool backward,
-                         unsigned *taken, unsigned *fall);
+    void (*branch_costs)(const CyclesInsn *insns, size_t n,
+                         const unsigned *cost, bool conditional,
+                         bool backward, unsigned *taken, unsigned *fall);
     /*
      * Conditional branches are predicted by a table of counters
      * (predictor.c), not by the static guess alone; a
