@@ -193,6 +193,23 @@ cyc_literals:
     bne 1b
     finish branch_loop
 
+/*
+ * The same with its flags set 3 cycles before its branch on a
+ * Cortex-M7 (the ADDs do not set them and wait for each other)
+ */
+    begin branch_flags_early
+    .balign 8
+    nop
+    start branch_flags_early
+    movs r0, #10
+1:  subs r0, r0, #1
+    add r1, r2
+    add r1, r2
+    add r1, r2
+    add r1, r2
+    bne 1b
+    finish branch_flags_early
+
 /* The same to a 32-bit instruction on an odd halfword */
     begin branch_loop_wide
     .balign 4
@@ -562,7 +579,7 @@ cycles_run:
     push {r4, lr}
     .irp name, ldr_independent, ldr_literal, ldr_literal_data, ldr_flash_data, ldr_sram2_data, \
         unaligned_run, unaligned_run_after_alu, unaligned_run_after_branch, aligned_run, ldr_dependent, ldr_after_alu, ldr_str, \
-        str_imm, str_reg, branch_loop, branch_loop_wide, branch_not_taken, \
+        str_imm, str_reg, branch_loop, branch_flags_early, branch_loop_wide, branch_not_taken, \
         branch_forward_taken, branch_learned, load_pc, pop_pc, table_branch, \
         bx_lr, bx_register, bx_lr_written, it_after_load, mul, mla, umull_small, umull_large, umull_mixed, \
         smlal_small, smlal_large, sdiv_small, udiv_large, \

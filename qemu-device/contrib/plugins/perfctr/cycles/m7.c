@@ -4,7 +4,8 @@
  * its partner makes), early and late ALU stages (a shifted operand read
  * a cycle early), result latencies to the late ALU (loads 1, byte and
  * halfword loads 2, multiplies 2), LDM/STM ceil(N/2), a dynamic branch
- * predictor (predictor.c) and a mispredicted branch 8.
+ * predictor (predictor.c) and a mispredicted branch 8 (6 when its flags
+ * were set 3 cycles before it).
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -12,6 +13,9 @@
 #include "cycles/model.h"
 
 #define M7_MISPREDICTED 8
+/* Flags set this many cycles before a branch are forwarded to it: 6 */
+#define M7_FLAGS_EARLY 3
+#define M7_MISPREDICTED_EARLY 6
 
 /* What issues alone */
 static bool m7_single(const InsnTiming *t)
@@ -93,12 +97,36 @@ static void m7_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
     cycles_issue_schedule(&m7_rules, insns, n, cost);
 }
 
+/*
+ * Whether the B<c> that ends the block reads flags set at least
+ * M7_FLAGS_EARLY cycles before it issues (forwarded: a misprediction
+ * costs less; a flag set in an earlier block is at least the block's
+ * cycles before).  CBZ and CBNZ test a register, not the flags.
+ */
+static bool flags_early(const CyclesInsn *insns, size_t n,
+                        const unsigned *cost)
+{
+    unsigned since = 0;
+    size_t i = n - 1;
+
+    if (!insns[i].c.predicated && !insns[i].in_it) {
+        return false;
+    }
+    /* From the issue of the instruction that set them to the branch's */
+    do {
+        since += cost[i];
+    } while (i > 0 && !insns[--i].t.sets_flags);
+    return since >= M7_FLAGS_EARLY;
+}
+
 static void m7_branch_costs(const CyclesInsn *insns, size_t n,
                             const unsigned *cost, bool conditional,
                             bool backward, unsigned *taken, unsigned *fall)
 {
-    cycles_predicted_branch(M7_MISPREDICTED, conditional, backward, taken,
-                            fall);
+    unsigned penalty = flags_early(insns, n, cost) ? M7_MISPREDICTED_EARLY :
+                       M7_MISPREDICTED;
+
+    cycles_predicted_branch(penalty, conditional, backward, taken, fall);
 }
 
 static bool m7_operand_cost(const InsnTiming *t)
