@@ -28,8 +28,8 @@ MEASURED = {
                    "Embench -2.6% (geometric mean, --memory "
                    "stm32f407-16mhz; wikisort -10.1%, the rest within "
                    "10%)"),
-    "m7": Measured("+2.2 to +3.1% (cortexm-AES on an STM32H7)",
-                   "CoreMark +0.9% and -3.4% (Teensy 4)"),
+    "m7": Measured("+1.8 to +2.4% (cortexm-AES on an STM32H7)",
+                   "CoreMark +1.2% and -3.1% (Teensy 4)"),
     "m33": Measured("within 1.1% (cortexm-AES on an RP2350)"),
     "m55": Measured(None),
     "e31": Measured(None, "Dhrystone -10.2% (HiFive1, SiFive's figure; "
