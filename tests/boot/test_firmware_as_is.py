@@ -110,6 +110,46 @@ def test_a_stop_in_estimated_cycles_is_exact(ctx, board):
     assert 200_000 <= cycles < 200_000 + 40, proc.stdout
 
 
+def cycles_and_instructions(ctx, board, *stop, cwd):
+    """A --cycles run's estimated cycles and instructions at stop."""
+    proc = ran(profile(ctx, board, "--cycles", *stop, "--json", "run.json",
+                       cwd=cwd))
+    run = json.loads((Path(cwd) / "run.json").read_text())["run"]
+    return int(proc.stdout.split("cycles: ")[1].split()[0]), \
+        run["instructions"]
+
+
+def test_cycles_to_a_stop_in_instructions_grow_with_it(ctx, board):
+    """Estimated cycles at --stop-after N, for consecutive N: each stop
+    ends after exactly N instructions and adds the next instruction's
+    cycles to the last, never less (the stop does not change where
+    blocks end before it)."""
+    if not board.cycle_model:
+        return
+    counts = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in range(2_999_994, 3_000_007):
+            cycles, instructions = cycles_and_instructions(
+                ctx, board, "--stop-after", n, cwd=tmp)
+            assert instructions == n
+            counts.append(cycles)
+    steps = [b - a for a, b in zip(counts, counts[1:])]
+    assert all(0 <= step < 40 for step in steps), (counts, steps)
+
+
+def test_a_stop_in_instructions_counts_as_a_stop_at_a_symbol(ctx, board):
+    """A stop after the instructions a stop at report:3 ran ends at the
+    same instruction with the same estimated cycles."""
+    if not board.cycle_model:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        at = cycles_and_instructions(ctx, board, "--stop-at", "report:3",
+                                     cwd=tmp)
+        after = cycles_and_instructions(ctx, board, "--stop-after", at[1],
+                                        cwd=tmp)
+    assert at == after
+
+
 def test_a_stop_at_a_symbol_counts_every_cycle_before_it(ctx, board):
     """The cycles to the stop at report:2, given as a stop in cycles,
     end the run at the same instruction: no cost of the instructions

@@ -8,9 +8,12 @@
  * An instruction count is a deadline only while the guest does not
  * sleep (a WFI skips virtual time without retiring instructions), so
  * the timer checks the count and, if it is short, sets the deadline
- * again for what is left.  Estimated cycles are a target armed through
- * the hook, reached after the instruction that reached it; a pc is the
- * plugin's callback before the instruction at that pc.
+ * again for what is left.  While guest time follows a timing model's
+ * cycles, which run ahead of instructions, instructions are instead the
+ * end of the vCPU's budget (perfctr_stop_instruction_budget()).
+ * Estimated cycles are a target armed through the hook, reached after
+ * the instruction that reached it; a pc is the plugin's callback before
+ * the instruction at that pc.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -57,6 +60,16 @@ static G_NORETURN void perfctr_stop_machine(const char *why)
     exit(0);
 }
 
+/*
+ * Instructions are the end of the vCPU's budget, not a deadline: while
+ * guest time follows a model's cycles (one vCPU)
+ */
+static bool instructions_by_budget(void)
+{
+    return stop.armed[PERFCTR_STOP_INSTRUCTIONS] &&
+           perfctr_hook_model_time() && first_cpu && !CPU_NEXT(first_cpu);
+}
+
 /* The next virtual-time deadline, or -1 when nothing is left to wait */
 static int64_t perfctr_stop_deadline(void)
 {
@@ -65,7 +78,8 @@ static int64_t perfctr_stop_deadline(void)
     if (stop.armed[PERFCTR_STOP_TIME]) {
         deadline = stop.count[PERFCTR_STOP_TIME];
     }
-    if (stop.armed[PERFCTR_STOP_INSTRUCTIONS]) {
+    if (stop.armed[PERFCTR_STOP_INSTRUCTIONS] &&
+        !instructions_by_budget()) {
         uint64_t done = icount_get_raw();
         uint64_t left = stop.count[PERFCTR_STOP_INSTRUCTIONS] - done;
 
@@ -157,6 +171,23 @@ bool perfctr_stop_after(PerfctrStopKind kind, uint64_t count,
             perfctr_stop_vm_state, NULL);
     }
     return true;
+}
+
+int64_t perfctr_stop_instruction_budget(int64_t budget)
+{
+    uint64_t done;
+
+    if (!instructions_by_budget()) {
+        return budget;
+    }
+    done = icount_get_raw();
+    if (done >= stop.count[PERFCTR_STOP_INSTRUCTIONS]) {
+        g_snprintf(stop.what, sizeof(stop.what), "instructions %" PRIu64,
+                   stop.count[PERFCTR_STOP_INSTRUCTIONS]);
+        perfctr_stop_machine(stop.what);
+    }
+    return MIN(budget,
+               (int64_t)(stop.count[PERFCTR_STOP_INSTRUCTIONS] - done));
 }
 
 void perfctr_stop_here(unsigned vcpu_index, uintptr_t host_pc,

@@ -61,4 +61,14 @@ void perfctr_stop_now(const char *what);
 bool perfctr_stop_outcome(const char **stopped_by, uint64_t *instructions,
                           uint64_t *ns);
 
+/*
+ * For QEMU, as it hands the vCPU its budget of instructions under
+ * icount: budget, cut to the instructions left before a stop after
+ * instructions while guest time follows a timing model's cycles (a
+ * virtual-clock deadline would expire early then, again and again, each
+ * time leaving the code at a point that depends on the count); the
+ * machine stops there when none are left
+ */
+int64_t perfctr_stop_instruction_budget(int64_t budget);
+
 #endif
