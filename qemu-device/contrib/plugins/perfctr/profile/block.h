@@ -16,6 +16,7 @@
 #include "isa/isa.h"
 
 #define CHARGE_CACHE 8
+#define CALLEE_CACHE 4
 
 /* A translated block, as the profiler needs it */
 /*
@@ -33,8 +34,13 @@ typedef struct Block {
     SpWrite sp_last;                /* what its last instruction does */
     uint64_t callee;                /* its call went to */
     uint64_t *calls;
-    uint64_t caller_node;           /* its call was made from */
-    uint64_t callee_node;
+    /*
+     * The nodes its call made, by the calling node's low bits: a
+     * function called from several tasks or callers calls from a node
+     * of each
+     */
+    uint64_t caller_node[CALLEE_CACHE];
+    uint64_t callee_node[CALLEE_CACHE];
     uint64_t *insn_pc;
     uint8_t *insn_len;
     struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */

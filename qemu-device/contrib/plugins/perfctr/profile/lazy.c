@@ -40,6 +40,18 @@ static GMutex lock;
  * that do not cancel a lazy call's return
  */
 static GHashTable *sites, *block_starts;
+/*
+ * In front of sites, without the lock: the block found last for a
+ * return address, by its low bits (profile.c looks one up for each
+ * lazy call whose frame it makes: millions in an RTOS's run)
+ */
+#define RECENT_SITES 1024
+static Block *recent_sites[RECENT_SITES];
+
+static Block **recent_site(uint64_t ret)
+{
+    return &recent_sites[(ret >> 1) & (RECENT_SITES - 1)];
+}
 
 static void enter(void)
 {
@@ -157,6 +169,8 @@ void lazy_instrument_exit(struct qemu_plugin_insn *last, Block *block)
             last, QEMU_PLUGIN_INLINE_STORE_U64, lazy, block->last_fall);
         enter();
         g_hash_table_insert(sites, &block->last_fall, block);
+        __atomic_store_n(recent_site(block->last_fall), block,
+                         __ATOMIC_RELEASE);
         leave();
     } else if (lazy_return(block)) {
         qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
@@ -173,10 +187,15 @@ uint64_t lazy_call_stack_pointer(unsigned index)
 
 Block *lazy_call_returning_to(uint64_t ret)
 {
-    Block *block;
+    Block **recent = recent_site(ret);
+    Block *block = __atomic_load_n(recent, __ATOMIC_ACQUIRE);
 
+    if (block && block->last_fall == ret) {
+        return block;
+    }
     enter();
     block = g_hash_table_lookup(sites, &ret);
+    __atomic_store_n(recent, block, __ATOMIC_RELEASE);
     leave();
     return block;
 }

@@ -179,11 +179,14 @@ static void charge_block(Block *block, uint64_t node, uint64_t amount)
 static void push_frame(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
                        uint64_t sp)
 {
-    if (!block->callee_node || block->caller_node != v->calls->node) {
-        block->callee_node = calltree_child(v->calls->node, site);
-        block->caller_node = v->calls->node;
+    uint64_t node = v->calls->node;
+    unsigned slot = node % CALLEE_CACHE;
+
+    if (!block->callee_node[slot] || block->caller_node[slot] != node) {
+        block->callee_node[slot] = calltree_child(node, site);
+        block->caller_node[slot] = node;
     }
-    calltree_push(v->calls, block->callee_node, ret, sp);
+    calltree_push(v->calls, block->callee_node[slot], ret, sp);
 }
 
 /* A call by the last instruction of block, to callee */
