@@ -57,6 +57,8 @@ def _size(text):
 
 @dataclass
 class Board:
+    """A board scripts/profile boots: its QEMU machine and what the
+    profiler and the library need to know of it."""
     name: str
     arch: str                  # qemu-system-<arch>
     cpu: str                   # for humans

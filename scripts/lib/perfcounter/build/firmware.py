@@ -87,6 +87,8 @@ class AppOptions:
 
 @dataclass
 class Toolchain:
+    """The compiler and the flags the library was built with, for
+    the user's sources."""
     compiler: list
     cflags: list
     link: list          # the linker driver's flags, the library last

@@ -80,6 +80,8 @@ FUNCTION_METRICS = ("self", "total", "calls", "cycles",
 
 @dataclass
 class Threshold:
+    """How far a counter may move before the gate fails: percent of
+    the baseline, and an absolute slack."""
     rel: float = DEFAULT_REL
     abs: int = DEFAULT_ABS
 
@@ -106,6 +108,7 @@ def parse_threshold(text):
 
 @dataclass
 class Row:
+    """One counter of one core compared with its baseline."""
     core: str           # base, hex
     key: str            # section number, or "total"
     name: str           # what a reader calls it

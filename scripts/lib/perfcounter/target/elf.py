@@ -25,6 +25,7 @@ class NotElf(Exception):
 
 @dataclass
 class Segment:
+    """A loadable segment of an ELF image."""
     addr: int           # physical (load) address, where data is loaded
     size: int           # bytes in memory, from vaddr
     executable: bool
@@ -38,6 +39,8 @@ class Segment:
 
 @dataclass
 class Image:
+    """What an ELF image holds that the tools use: its machine, its
+    segments and its symbols."""
     path: Path
     machine: str
     segments: list

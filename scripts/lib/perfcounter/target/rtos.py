@@ -43,6 +43,8 @@ class States:
 
 @dataclass
 class Layout:
+    """Where an RTOS keeps what the plugin follows: the running task's
+    pointer and, in its control block, the task's name and stack."""
     rtos: str
     current: int            # address of the pointer to the running task
     name_offset: int        # its name: a char array in the block
