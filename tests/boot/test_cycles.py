@@ -86,6 +86,7 @@ def expected_m3(model):
         "str_reg": 8 * STORE,
         # movs; 10 x subs; 9 x bne taken; bne not taken
         "branch_loop": ALU + 10 * ALU + 9 * (1 + P) + 1,
+        # movs; 10 x (subs, 4 x add); 9 x bne taken; bne not taken
         "branch_flags_early": ALU + 10 * 5 * ALU + 9 * (1 + P) + 1,
         "branch_loop_wide": ALU + 10 * ALU + 9 * (1 + P_WIDE_ODD) + 1,
         # movs; 10 x (cmp, beq not taken, subs); 9 bne taken, 1 not; nop
