@@ -9,6 +9,7 @@
 #ifndef PERFCTR_CONFIG_H
 #define PERFCTR_CONFIG_H
 
+#include <glib.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -117,6 +118,21 @@ typedef struct PerfctrConfig {
     bool threads;               /* vCPUs may run at once: lock shared tables */
     bool counts_blocks;         /* QEMU reports blocks left early (the hook) */
 } PerfctrConfig;
+
+/* A module's shared tables, locked only when vCPUs may run at once */
+static inline void config_lock(const PerfctrConfig *cfg, GMutex *lock)
+{
+    if (cfg->threads) {
+        g_mutex_lock(lock);
+    }
+}
+
+static inline void config_unlock(const PerfctrConfig *cfg, GMutex *lock)
+{
+    if (cfg->threads) {
+        g_mutex_unlock(lock);
+    }
+}
 
 /* Whether a stop or the start is at pc: counts must be settled before */
 static inline bool config_stop_point(const PerfctrConfig *config, uint64_t pc)

@@ -64,21 +64,6 @@ static qemu_plugin_u64 awaited;
 
 #pragma weak perfctr_hook_virtual_ns
 
-/* The shared tables are locked only when vCPUs may run at once */
-static void enter(void)
-{
-    if (config->threads) {
-        g_mutex_lock(&lock);
-    }
-}
-
-static void leave(void)
-{
-    if (config->threads) {
-        g_mutex_unlock(&lock);
-    }
-}
-
 static ProbeVcpu *probe_vcpu(unsigned index)
 {
     return g_ptr_array_index(vcpus, index);
@@ -113,13 +98,13 @@ static void record(unsigned vcpu_index, uint32_t probe, bool is_return)
 
     r.ns = perfctr_hook_virtual_ns ?
            perfctr_hook_virtual_ns(r.instructions) : -1;
-    enter();
+    config_lock(config, &lock);
     if (records->len < MAX_PROBE_RECORDS) {
         g_array_append_val(records, r);
     } else {
         dropped++;
     }
-    leave();
+    config_unlock(config, &lock);
 }
 
 static void await_next(unsigned vcpu_index)
@@ -224,13 +209,13 @@ void probe_context_switched(unsigned vcpu_index, unsigned context)
     ProbeVcpu *v = probe_vcpu(vcpu_index);
     GArray *pending;
 
-    enter();
+    config_lock(config, &lock);
     pending = g_hash_table_lookup(by_context, GUINT_TO_POINTER(context));
     if (!pending) {
         pending = g_array_new(false, false, sizeof(Pending));
         g_hash_table_insert(by_context, GUINT_TO_POINTER(context), pending);
     }
-    leave();
+    config_unlock(config, &lock);
     v->pending = pending;
     await_next(vcpu_index);
 }

@@ -102,16 +102,12 @@ static PairTable *branches;
 
 static void enter(void)
 {
-    if (config->threads) {
-        g_mutex_lock(&lock);
-    }
+    config_lock(config, &lock);
 }
 
 static void leave(void)
 {
-    if (config->threads) {
-        g_mutex_unlock(&lock);
-    }
+    config_unlock(config, &lock);
 }
 
 static Vcpu *vcpu_state(unsigned index)
