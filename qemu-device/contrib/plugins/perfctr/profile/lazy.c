@@ -29,7 +29,6 @@
 #pragma weak perfctr_hook_call_stack_pointer
 
 static const PerfctrConfig *config;
-static bool threads;
 static qemu_plugin_u64 lazy, returned;
 static qemu_plugin_vcpu_udata_cb_t entered, entered_less_one;
 static bool following;
@@ -55,25 +54,20 @@ static Block **recent_site(uint64_t ret)
 
 static void enter(void)
 {
-    if (threads) {
-        g_mutex_lock(&lock);
-    }
+    config_lock(config, &lock);
 }
 
 static void leave(void)
 {
-    if (threads) {
-        g_mutex_unlock(&lock);
-    }
+    config_unlock(config, &lock);
 }
 
-void lazy_init(const PerfctrConfig *cfg, bool more_vcpus, qemu_plugin_u64 slot,
+void lazy_init(const PerfctrConfig *cfg, qemu_plugin_u64 slot,
                qemu_plugin_u64 returned_block,
                qemu_plugin_vcpu_udata_cb_t entered_cb,
                qemu_plugin_vcpu_udata_cb_t entered_less_one_cb)
 {
     config = cfg;
-    threads = more_vcpus;
     lazy = slot;
     returned = returned_block;
     entered = entered_cb;

@@ -31,7 +31,7 @@
  * noted there), and its callbacks for a block's entry that follows what
  * the slot notes: as it is, and once the block took 1 off it
  */
-void lazy_init(const PerfctrConfig *config, bool threads, qemu_plugin_u64 slot,
+void lazy_init(const PerfctrConfig *config, qemu_plugin_u64 slot,
                qemu_plugin_u64 returned,
                qemu_plugin_vcpu_udata_cb_t entered,
                qemu_plugin_vcpu_udata_cb_t entered_less_one);

@@ -602,8 +602,7 @@ void profile_init(const PerfctrConfig *cfg)
                                                 lazy);
     returned = qemu_plugin_scoreboard_u64_in_struct(inline_board,
                                                     InlineState, returned);
-    lazy_init(config, config->threads, lazy, returned, block_entered,
-              block_entered_less_one);
+    lazy_init(config, lazy, returned, block_entered, block_entered_less_one);
     vcpus = g_ptr_array_new();
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
