@@ -278,16 +278,15 @@ def trace_events(profile, target, pid):
 def stretches(profile):
     """(vcpu, context id, start ns, end ns, instructions) of each stretch
     a context ran, from the plugin's switches, in order."""
-    running = {}
-    for ns, insns, vcpu, cid in profile.switches + [(None, None, None,
-                                                      None)]:
-        for v in ([vcpu] if vcpu is not None else list(running)):
-            if v in running and running[v][0] >= 0:
-                start_ns, start_insns, was = running.pop(v)
-                end_ns = ns if ns is not None else profile.end_ns
-                end_insns = insns if insns is not None else \
-                    profile.end_instructions
-                if end_ns is not None and end_ns > start_ns:
-                    yield v, was, start_ns, end_ns, end_insns - start_insns
-        if cid is not None:
-            running[vcpu] = (ns, insns, cid)
+    running = {}        # vcpu: (ns, instructions, context id) of its switch
+    for ns, insns, vcpu, cid in profile.switches:
+        was = running.get(vcpu)
+        if was is not None and was[0] >= 0:
+            del running[vcpu]
+            if ns > was[0]:
+                yield vcpu, was[2], was[0], ns, insns - was[1]
+        running[vcpu] = (ns, insns, cid)
+    end_ns, end_insns = profile.end_ns, profile.end_instructions
+    for vcpu, (start_ns, start_insns, was) in running.items():
+        if start_ns >= 0 and end_ns is not None and end_ns > start_ns:
+            yield vcpu, was, start_ns, end_ns, end_insns - start_insns

@@ -27,11 +27,14 @@ given apart and in no statistic. One vCPU only.
 
 import json
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import itemgetter
 
 from perfcounter.results import contexts, kernel_objects, plugin_results
 
 NOT_READY = ("delayed", "suspended", "deleted")
+SWITCH, STORE, WAIT, END = range(4)   # the kinds of _events(), in the
+#                                       order of those at one instruction
 CHECKPOINT = 64             # stretches between two of the walk's sums
 # A semaphore's or mutex's waiters, in its words
 SEMAPHORE_WAYS = {"to receive": "to take", "to send": "to give"}
@@ -65,9 +68,8 @@ class Task:
     blocked_since: tuple = None     # its last instance's completion
     current: Instance = None
     done: list = field(default_factory=list)
-    # what ran while its completed instances waited: id: instructions, ns
-    preempted_insns: dict = field(default_factory=dict)
-    preempted_ns: dict = field(default_factory=dict)
+    # what ran while its completed instances waited: id: [instructions, ns]
+    preempted: dict = field(default_factory=dict)
     blocked: dict = field(default_factory=dict)     # (kind, object's
     #                                                   handle, way): [times, ns]
 
@@ -90,36 +92,10 @@ def of(profile, target):
         return None
     walk = _Walk(profile)
     objects = kernel_objects.of(profile, target)
-    # (the model's cycles at each switch and store, with --cycles; a wait
-    # needs none: it changes no state)
-    switch_cycles = profile.switch_cycles or [0] * len(profile.switches)
-    store_cycles = profile.store_cycles or [0] * len(profile.stores)
-    events = sorted([(s[1], 0, s[0], s[3], None, c)
-                     for s, c in zip(profile.switches, switch_cycles)] +
-                    [(insns, 1, ns, addr, value, c)
-                     for (insns, ns, _, addr, value), c in
-                     zip(profile.stores, store_cycles)] +
-                    [(insns, 2, ns, cid, (handle, way), None)
-                     for insns, ns, cid, handle, way in
-                     (objects.waits if objects else [])],
-                    key=itemgetter(0, 1))
-    for insns, kind_of_event, ns, what, value, cycles in events:
-        if kind_of_event == 2:
-            task = walk.open.get(what)
-            if task is not None:
-                task.waiting_on = value
-            continue
-        walk.until((insns, ns, cycles))
-        if kind_of_event == 0:
-            walk.switch(what)
-            continue
-        kind = states.lists.get(value)
-        if kind is not None:
-            walk.store(what - (states.event_offset if kind == "pending"
-                               else states.state_offset), kind)
-    if profile.end_instructions is not None:
-        walk.until((profile.end_instructions, profile.end_ns,
-                    profile.cycles if profile.switch_cycles else 0))
+    end = [] if profile.end_instructions is None else \
+        [(profile.end_instructions, END, profile.end_ns, None, None,
+          profile.cycles if profile.switch_cycles else 0)]
+    walk.follow(chain(_events(profile, objects), end), states)
     found = Instances({task.cid: task for task in walk.by_key.values()
                        if task.cid is not None and
                        (task.done or task.current)},
@@ -130,6 +106,27 @@ def of(profile, target):
             inst.execution = _less(walk.ran.get(task.cid, (0, 0, 0)),
                                    inst.ran)
     return found
+
+
+def _events(profile, objects):
+    """The switches, the state stores and the waits in the order they
+    were made: (instructions, SWITCH / STORE / WAIT, ns, context id /
+    address stored to / context id, None / value stored / (object's
+    handle, way), the model's cycles or 0 / ... / None): with --cycles,
+    each switch's and store's cycles; a wait needs none, it changes no
+    state."""
+    switch_cycles = profile.switch_cycles or [0] * len(profile.switches)
+    store_cycles = profile.store_cycles or [0] * len(profile.stores)
+    return sorted([(s[1], SWITCH, s[0], s[3], None, c)
+                   for s, c in zip(profile.switches, switch_cycles)] +
+                  [(insns, STORE, ns, addr, value, c)
+                   for (insns, ns, _, addr, value), c in
+                   zip(profile.stores, store_cycles)] +
+                  [(insns, WAIT, ns, cid, (handle, way), None)
+                   for insns, ns, cid, handle, way in
+                   (objects.waits if objects else [])],
+                  key=itemgetter(0))   # (stable: at one instruction, in
+    #                                     the order of the kinds)
 
 
 class _Walk:
@@ -149,35 +146,56 @@ class _Walk:
         # ran after each CHECKPOINT stretches: a long window is summed
         # from two of them and the few stretches at its ends
         self.checkpoints = [{}]
-        self.running = self.task_level = self.now = None
+        self.task_level = self.now = None
 
-    def until(self, now):
-        """running ran from the last event to now"""
-        was, self.now = self.now, now
-        running = self.running
-        if was is None or running is None or now == was:
-            return
-        insns, ns, cycles = now[0] - was[0], now[1] - was[1], now[2] - was[2]
-        self.stretches.append((running, insns, ns))
-        ran = self.ran.get(running)
-        ran = self.ran[running] = (ran[0] + insns, ran[1] + ns,
-                                   ran[2] + cycles) if ran else \
-            (insns, ns, cycles)
-        if len(self.stretches) % CHECKPOINT == 0:
-            self.checkpoints.append(dict(self.ran))
-        task = self.open.get(running)
-        if task is not None:
-            inst = task.current
-            inst.last_ran, inst.last, inst.ran_then = \
-                now, len(self.stretches), ran
+    def follow(self, events, states):
+        """Through _events(), in order: each event ends the stretch the
+        context running ran since the one before"""
+        stretches, ran, open_tasks = self.stretches, self.ran, self.open
+        checkpoints, handlers = self.checkpoints, self.handlers
+        kinds = states.lists.get
+        running = was = None
+        for insns, kind_of_event, ns, what, value, cycles in events:
+            if kind_of_event == WAIT:       # (changes no state)
+                task = open_tasks.get(what)
+                if task is not None:
+                    task.waiting_on = value
+                continue
+            now = (insns, ns, cycles)
+            if running is not None and now != was:
+                d_insns, d_ns = insns - was[0], ns - was[1]
+                stretches.append((running, d_insns, d_ns))
+                got = ran.get(running)
+                got = ran[running] = \
+                    (got[0] + d_insns, got[1] + d_ns,
+                     got[2] + cycles - was[2]) if got else \
+                    (d_insns, d_ns, cycles - was[2])
+                if len(stretches) % CHECKPOINT == 0:
+                    checkpoints.append(dict(ran))
+                task = open_tasks.get(running)
+                if task is not None:
+                    inst = task.current
+                    inst.last_ran, inst.last, inst.ran_then = \
+                        now, len(stretches), got
+            was = self.now = now
+            if kind_of_event == SWITCH:
+                if what not in handlers:
+                    self.task_switch(what)
+                running = what
+            elif kind_of_event == STORE:
+                kind = kinds(value)
+                if kind is not None:
+                    self.store(what - (states.event_offset
+                                       if kind == "pending"
+                                       else states.state_offset), kind)
 
-    def switch(self, cid):
-        if cid not in self.handlers:
-            was = self.open.get(self.task_level)
-            if was is not None and cid != self.task_level and not was.ready:
-                self.complete(was)
-            self.task_level = cid
-        self.running = cid
+    def task_switch(self, cid):
+        """A switch to task cid (not to a handler): the task it preempted,
+        no longer ready, completes its instance"""
+        was = self.open.get(self.task_level)
+        if was is not None and cid != self.task_level and not was.ready:
+            self.complete(was)
+        self.task_level = cid
 
     def store(self, key, kind):
         task = self.by_key.get(key)
@@ -211,13 +229,7 @@ class _Walk:
         inst.end = inst.last_ran or self.now
         if inst.ran_then:
             inst.execution = _less(inst.ran_then, inst.ran)
-        insns_by, ns_by = task.preempted_insns, task.preempted_ns
-        mine = task.cid
-        for cid, (insns, ns) in self._ran_in(inst.first,
-                                              inst.last or inst.first):
-            if cid != mine:
-                insns_by[cid] = insns_by.get(cid, 0) + insns
-                ns_by[cid] = ns_by.get(cid, 0) + ns
+        self._charge_preemptions(task, inst.first, inst.last or inst.first)
         task.done.append(inst)
         task.current = None
         self.open.pop(task.cid, None)
@@ -225,10 +237,10 @@ class _Walk:
         task.blocked_on = task.waiting_on or (None, None)
 
 
-    def _ran_in(self, first, last):
-        """[(id, (instructions, ns))] each context ran in the stretches
-        first to last (excluded); none that ran none"""
-        by = {}
+    def _charge_preemptions(self, task, first, last):
+        """Adds what each other context ran in the stretches first to last
+        (excluded) to task.preempted; none that ran none"""
+        by, mine = task.preempted, task.cid
         low, high = -(-first // CHECKPOINT), last // CHECKPOINT
         if high - low < 2:
             ends = (self.stretches[first:last],)
@@ -238,15 +250,26 @@ class _Walk:
             was = self.checkpoints[low]
             for cid, (insns, ns, _) in self.checkpoints[high].items():
                 before = was.get(cid)
-                if before is None:
-                    by[cid] = (insns, ns)
-                elif insns != before[0] or ns != before[1]:
-                    by[cid] = (insns - before[0], ns - before[1])
+                if before is not None:
+                    if insns == before[0] and ns == before[1]:
+                        continue
+                    insns, ns = insns - before[0], ns - before[1]
+                if cid != mine:
+                    got = by.get(cid)
+                    if got is None:
+                        by[cid] = [insns, ns]
+                    else:
+                        got[0] += insns
+                        got[1] += ns
         for stretches in ends:
             for cid, insns, ns in stretches:
-                got = by.get(cid, (0, 0))
-                by[cid] = (got[0] + insns, got[1] + ns)
-        return by.items()
+                if cid != mine:
+                    got = by.get(cid)
+                    if got is None:
+                        by[cid] = [insns, ns]
+                    else:
+                        got[0] += insns
+                        got[1] += ns
 
 
 def _less(a, b):
@@ -286,9 +309,9 @@ def rows(instances, profile, target):
                           "response_ns": responses[worst][1]},
                 "preempted_by": [
                     {"name": names.get(cid, f"context {cid}"),
-                     "instructions": task.preempted_insns[cid], "ns": ns}
-                    for cid, ns in sorted(task.preempted_ns.items(),
-                                          key=lambda kv: -kv[1])],
+                     "instructions": insns, "ns": ns}
+                    for cid, (insns, ns) in sorted(task.preempted.items(),
+                                                   key=lambda kv: -kv[1][1])],
                 "each": {
                     "release_ns": [i.release[1] for i in done],
                     "response_ns": [r[1] for r in responses],
