@@ -83,25 +83,28 @@ def of(profile, target):
     lists = getattr(getattr(layout, "states", None), "queue_waits", None) \
         or {}
     found = KernelObjects({}, [], [], profile.probes_dropped)
+    waits_at = {start for start, name in names.items() if name in WAITS}
     pending = {}        # context: [(function, arguments)] of calls made
     waits = []
-    for returned, start, insns, ns, cid, *values in profile.probes:
+    for returned, start, insns, ns, cid, value0, value1 in profile.probes:
         name = names.get(start)
         if name is None:
             continue
-        if name in WAITS:
+        if start in waits_at:
             if not returned:
-                waits.append((insns, ns, cid, values[0]))
+                waits.append((insns, ns, cid, value0))
             continue
-        calls = pending.setdefault(cid, [])
+        calls = pending.get(cid)
+        if calls is None:
+            calls = pending[cid] = []
         if not returned:
-            calls.append((name, values))
+            calls.append((name, (value0, value1)))
             continue
         if not calls:
             continue        # a return whose call was before the start
         name, args = calls.pop()
         if not calls:
-            _account(found, target, name, args, values[0], cid, ns)
+            _account(found, target, name, args, value0, cid, ns)
     # a wait's list is in an object: the one it is a list of waiters of
     for insns, ns, cid, at in waits:
         for offset, way in lists.items():
@@ -137,8 +140,10 @@ def _account(found, target, function, args, result, cid, ns):
         return
     if role == "send" and function == "xQueueGenericSend" and args[1] == 0:
         role = "give"                   # xSemaphoreGive: no item
-    failed = role in CAN_FAIL and result == 0
-    got = obj.operations.setdefault(role, [0, 0])
+    failed = result == 0 and role in CAN_FAIL
+    got = obj.operations.get(role)
+    if got is None:
+        got = obj.operations[role] = [0, 0]
     got[0] += 1
     got[1] += failed
     obj.by_context[cid] = obj.by_context.get(cid, 0) + 1
