@@ -239,37 +239,34 @@ class _Walk:
 
     def _charge_preemptions(self, task, first, last):
         """Adds what each other context ran in the stretches first to last
-        (excluded) to task.preempted; none that ran none"""
+        (excluded) to task.preempted"""
         by, mine = task.preempted, task.cid
+        for cid, insns, ns in self._ran_in(first, last):
+            if cid != mine:
+                got = by.get(cid)
+                if got is None:
+                    by[cid] = [insns, ns]
+                else:
+                    got[0] += insns
+                    got[1] += ns
+
+    def _ran_in(self, first, last):
+        """(id, instructions, ns) of what contexts ran in the stretches
+        first to last (excluded): a long window's middle from two
+        checkpoints (the contexts that ran in it), then its ends stretch
+        by stretch"""
         low, high = -(-first // CHECKPOINT), last // CHECKPOINT
         if high - low < 2:
-            ends = (self.stretches[first:last],)
-        else:
-            ends = (self.stretches[first:low * CHECKPOINT],
-                    self.stretches[high * CHECKPOINT:last])
-            was = self.checkpoints[low]
-            for cid, (insns, ns, _) in self.checkpoints[high].items():
-                before = was.get(cid)
-                if before is not None:
-                    if insns == before[0] and ns == before[1]:
-                        continue
-                    insns, ns = insns - before[0], ns - before[1]
-                if cid != mine:
-                    got = by.get(cid)
-                    if got is None:
-                        by[cid] = [insns, ns]
-                    else:
-                        got[0] += insns
-                        got[1] += ns
-        for stretches in ends:
-            for cid, insns, ns in stretches:
-                if cid != mine:
-                    got = by.get(cid)
-                    if got is None:
-                        by[cid] = [insns, ns]
-                    else:
-                        got[0] += insns
-                        got[1] += ns
+            return self.stretches[first:last]
+        middle, was = [], self.checkpoints[low]
+        for cid, (insns, ns, _) in self.checkpoints[high].items():
+            before = was.get(cid)
+            if before is None:
+                middle.append((cid, insns, ns))
+            elif insns != before[0] or ns != before[1]:
+                middle.append((cid, insns - before[0], ns - before[1]))
+        return chain(middle, self.stretches[first:low * CHECKPOINT],
+                     self.stretches[high * CHECKPOINT:last])
 
 
 def _less(a, b):
