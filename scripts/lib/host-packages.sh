@@ -20,7 +20,7 @@ PACKAGES="
     gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
     device-tree-compiler clang libclang-rt-14-dev cmake
     python3-jsonschema libxml2-utils python3-pytest python3-pytest-xdist
-    python3-pyelftools python3-junitparser lcov gcovr
+    python3-pyelftools python3-junitparser lcov gcovr ccache
     chromium chromium-driver python3-selenium
 "
 SOURCES=/etc/apt/sources.list.d/perf-counter.sources

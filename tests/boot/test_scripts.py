@@ -55,6 +55,24 @@ def test_profile_builds_user_sources(ctx, board):
     assert "|work           |" in proc.stdout, proc.stdout
 
 
+def test_user_sources_compiled_again_when_a_header_changes(ctx, board):
+    """Compiled through ccache (build/firmware.py): a run after a
+    header changed builds with the new one, and the compiler's warnings
+    are shown on every run, the cached ones too."""
+    with tempfile.TemporaryDirectory() as tmp:
+        header = Path(tmp) / "value.h"
+        main = Path(tmp) / "main.c"
+        main.write_text('#include "value.h"\n'
+                        'int main(void) { int unused; return VALUE; }\n')
+        codes = []
+        for value in (3, 5, 3):
+            header.write_text(f"#define VALUE {value}\n")
+            proc = profile("--board", board.name, main)
+            codes.append(proc.returncode)
+            assert "unused variable" in proc.stderr, proc.stderr
+    assert codes == [3, 5, 3]
+
+
 def test_profile_boots_an_elf(ctx, board):
     image = ctx.firmware(board, "tests/firmware/exit_code.elf")
     proc = profile(image)

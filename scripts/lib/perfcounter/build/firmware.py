@@ -6,10 +6,14 @@ board (BUILD/BOARD), shared by every run and built under its lock
 (cache.py).  A user's program is compiled in a directory of its own for
 each run, with the compiler and flags Meson uses for the bundled
 examples, and linked with the board's library: concurrent runs of
-different programs never share a file.
+different programs never share a file.  Its sources are compiled
+through Debian's ccache, with a cache of its own in CACHE: a source
+compiled before with the same headers, compiler and flags is not
+compiled again (a run of many_functions.c: 2.4 s of it), linking is.
 """
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -22,10 +26,14 @@ from perfcounter.target import elf
 from perfcounter.build.step import run
 from perfcounter.errors import Failure
 from perfcounter.messages import say
-from perfcounter.paths import BUILD, REPO
+from perfcounter.paths import BUILD, CACHE, REPO
 
 # What scripts/profile compiles; any other file is an image to boot
 SOURCE_SUFFIXES = {".c", ".S", ".s"}
+# ccache's settings for a user's sources: a cache of ours, not the
+# user's own (~/.cache/ccache), whatever their ccache.conf says
+COMPILER_CACHE = {"CCACHE_DIR": str(CACHE / "ccache"),
+                  "CCACHE_CONFIGPATH": os.devnull}
 
 # Built exactly as a user's program: its flags are the ones users get
 TEMPLATE_TARGET = "checksum"
@@ -133,10 +141,10 @@ def build_app(board, sources, options, workdir):
     objects = []
     for n, source in enumerate(sources):
         obj = workdir / f"{n}-{Path(source).stem}.o"
-        _compile(tools.compiler + user + tools.cflags +
+        _compile(["ccache"] + tools.compiler + user + tools.cflags +
                  [f"-O{options.optimization}"] + options.cflags +
                  ["-c", str(source), "-o", str(obj)],
-                 f"compiling {source} failed")
+                 f"compiling {source} failed", COMPILER_CACHE)
         objects.append(str(obj))
     elf = workdir / "app.elf"
     stack = [f"-Wl,--defsym=__stack_size={options.stack_size:#x}"] \
@@ -165,10 +173,11 @@ def _check_heap(path, wanted):
                       f"or the program's static data")
 
 
-def _compile(cmd, failed):
+def _compile(cmd, failed, env=None):
     proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True,
-                          errors="replace")
+                          errors="replace",
+                          env=dict(os.environ, **env) if env else None)
     sys.stderr.write(proc.stderr)
     sys.stderr.flush()
     if proc.returncode != 0:
