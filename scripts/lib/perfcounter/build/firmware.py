@@ -68,10 +68,10 @@ def _meson_build(board, builddir, interrupted):
         builddir.mkdir(parents=True, exist_ok=True)
         run(["meson", "setup", str(builddir), str(REPO), "--cross-file",
              str(board.cross_file)], cwd=builddir,
-            log=BUILD / f"{board.name}-setup.log")
+            log=BUILD / f"{board.name}-setup.log", env=_with_our_ccache())
         cross_stamp.write_text(cross)
     run(["meson", "compile", "-C", str(builddir)], cwd=REPO,
-        log=BUILD / f"{board.name}-compile.log")
+        log=BUILD / f"{board.name}-compile.log", env=_with_our_ccache())
 
 
 def image(builddir, relpath):
@@ -144,7 +144,7 @@ def build_app(board, sources, options, workdir):
         _compile(["ccache"] + tools.compiler + user + tools.cflags +
                  [f"-O{options.optimization}"] + options.cflags +
                  ["-c", str(source), "-o", str(obj)],
-                 f"compiling {source} failed", COMPILER_CACHE)
+                 f"compiling {source} failed")
         objects.append(str(obj))
     elf = workdir / "app.elf"
     stack = [f"-Wl,--defsym=__stack_size={options.stack_size:#x}"] \
@@ -173,11 +173,17 @@ def _check_heap(path, wanted):
                       f"or the program's static data")
 
 
-def _compile(cmd, failed, env=None):
+def _with_our_ccache():
+    """The environment with COMPILER_CACHE: for the user's sources, and
+    for Meson, which wraps the build machine's compiler (it only checks
+    it: every target is the board's) in ccache when it finds it"""
+    return dict(os.environ, **COMPILER_CACHE)
+
+
+def _compile(cmd, failed):
     proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True,
-                          errors="replace",
-                          env=dict(os.environ, **env) if env else None)
+                          errors="replace", env=_with_our_ccache())
     sys.stderr.write(proc.stderr)
     sys.stderr.flush()
     if proc.returncode != 0:
