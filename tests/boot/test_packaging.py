@@ -7,6 +7,7 @@ examples/external/, copied to a temporary directory, and boots the
 program it made.  The prefix is moved after installing, as every path
 in it is relative."""
 
+import os
 import re
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ from pathlib import Path
 
 import bootlib
 from bootlib import expect_exit
+from perfcounter.build import step
 from perfcounter.paths import REPO
 
 PER_BOARD = True
@@ -27,6 +29,10 @@ SUM_ROW = re.compile(
 
 
 def run(cmd, cwd, env=None):
+    # (with the project's ccache: Meson wraps the build machine's
+    # compiler in one when it finds it, and the tests leave the user's
+    # ~/.cache/ccache alone)
+    env = dict(env or os.environ, **step.CCACHE)
     proc = subprocess.run([str(c) for c in cmd], cwd=cwd, env=env,
                           stdin=subprocess.DEVNULL, capture_output=True,
                           text=True, errors="replace", timeout=300)

@@ -7,13 +7,12 @@ board (BUILD/BOARD), shared by every run and built under its lock
 each run, with the compiler and flags Meson uses for the bundled
 examples, and linked with the board's library: concurrent runs of
 different programs never share a file.  Its sources are compiled
-through Debian's ccache, with a cache of its own in CACHE: a source
+through Debian's ccache, with a cache of ours (step.CCACHE): a source
 compiled before with the same headers, compiler and flags is not
 compiled again (a run of many_functions.c: 2.4 s of it), linking is.
 """
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -23,17 +22,13 @@ from pathlib import Path
 
 from perfcounter.build import cache
 from perfcounter.target import elf
-from perfcounter.build.step import run
+from perfcounter.build.step import environment, run
 from perfcounter.errors import Failure
 from perfcounter.messages import say
-from perfcounter.paths import BUILD, CACHE, REPO
+from perfcounter.paths import BUILD, REPO
 
 # What scripts/profile compiles; any other file is an image to boot
 SOURCE_SUFFIXES = {".c", ".S", ".s"}
-# ccache's settings for a user's sources: a cache of ours, not the
-# user's own (~/.cache/ccache), whatever their ccache.conf says
-COMPILER_CACHE = {"CCACHE_DIR": str(CACHE / "ccache"),
-                  "CCACHE_CONFIGPATH": os.devnull}
 
 # Built exactly as a user's program: its flags are the ones users get
 TEMPLATE_TARGET = "checksum"
@@ -68,10 +63,10 @@ def _meson_build(board, builddir, interrupted):
         builddir.mkdir(parents=True, exist_ok=True)
         run(["meson", "setup", str(builddir), str(REPO), "--cross-file",
              str(board.cross_file)], cwd=builddir,
-            log=BUILD / f"{board.name}-setup.log", env=_with_our_ccache())
+            log=BUILD / f"{board.name}-setup.log")
         cross_stamp.write_text(cross)
     run(["meson", "compile", "-C", str(builddir)], cwd=REPO,
-        log=BUILD / f"{board.name}-compile.log", env=_with_our_ccache())
+        log=BUILD / f"{board.name}-compile.log")
 
 
 def image(builddir, relpath):
@@ -173,17 +168,10 @@ def _check_heap(path, wanted):
                       f"or the program's static data")
 
 
-def _with_our_ccache():
-    """The environment with COMPILER_CACHE: for the user's sources, and
-    for Meson, which wraps the build machine's compiler (it only checks
-    it: every target is the board's) in ccache when it finds it"""
-    return dict(os.environ, **COMPILER_CACHE)
-
-
 def _compile(cmd, failed):
     proc = subprocess.run(cmd, stdin=subprocess.DEVNULL,
                           stderr=subprocess.PIPE, text=True,
-                          errors="replace", env=_with_our_ccache())
+                          errors="replace", env=environment())
     sys.stderr.write(proc.stderr)
     sys.stderr.flush()
     if proc.returncode != 0:
