@@ -55,8 +55,8 @@ class Image:
 
     def function_name(self, addr):
         """The name of the function containing addr, or addr in hex."""
-        found = self.function_at(addr)
-        return found.split("+")[0] if found else f"{addr:#x}"
+        found = self.function_containing(addr)
+        return found[1] if found else f"{addr:#x}"
 
     def read(self, addr, size):
         """The size bytes the image loads at addr, or None."""
