@@ -24,17 +24,21 @@ def collapse(profile, target):
         return names[addr]
 
     paths = {}
+    keys = {}           # (node, function): its stack's name
     stacks = {}
     for (node, pc), count in profile.stacks.items():
-        if node not in paths:
-            sites, context = profile.call_sites(node)
-            paths[node] = (context_names.get(context),
-                           [name(site) for site in sites])
-        label, path = paths[node]
-        frames = path + [name(pc)]
-        if label and frames[0] != label:
-            frames.insert(0, label)     # not for a task named by it
-        key = ";".join(frames)
+        function = names.get(pc) or name(pc)
+        key = keys.get((node, function))
+        if key is None:
+            if node not in paths:
+                sites, context = profile.call_sites(node)
+                paths[node] = (context_names.get(context),
+                               [name(site) for site in sites])
+            label, path = paths[node]
+            frames = path + [function]
+            if label and frames[0] != label:
+                frames.insert(0, label)     # not for a task named by it
+            key = keys[node, function] = ";".join(frames)
         stacks[key] = stacks.get(key, 0) + count
     return stacks
 
