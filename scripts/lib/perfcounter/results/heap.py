@@ -59,10 +59,11 @@ def of(profile, target):
         return None                 # its probes were the kernel objects'
     heap = Heap(sorted(set(names.values())), dropped=profile.probes_dropped)
     pending = {}        # context: [(function, arguments)] of calls made
-    for returned, start, _, ns, cid, *values in profile.probes:
+    for returned, start, _, ns, cid, value0, value1 in profile.probes:
         name = names.get(start)
         if name is None:
             continue
+        values = (value0, value1)
         calls = pending.setdefault(cid, [])
         if not returned:
             if not calls and ROLES[name] == "free":
