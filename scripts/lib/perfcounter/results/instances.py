@@ -149,8 +149,9 @@ class _Walk:
         self.task_level = self.now = None
 
     def follow(self, events, states):
-        """Through _events(), in order: each event ends the stretch the
-        context running ran since the one before"""
+        """Through _events(), in order, then the run's END (if it is
+        known): each event ends the stretch the context running ran
+        since the one before"""
         stretches, ran, open_tasks = self.stretches, self.ran, self.open
         checkpoints, handlers = self.checkpoints, self.handlers
         kinds = states.lists.get
