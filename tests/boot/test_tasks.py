@@ -223,6 +223,21 @@ def test_the_timeline_has_a_track_per_task_and_handler(ctx, board_name):
     assert found["timeline"]["otherData"]["dropped_events"]["contexts"] == 0
 
 
+def test_the_timelines_times_are_the_nanoseconds_as_microseconds():
+    """trace_time's text is the decimal float's repr gives (what the
+    slices were before it), at the edges of each digit count and of
+    the fraction, and on a million random times up to 10**15 ns."""
+    import random
+    from perfcounter.results import trace_time
+    draw = random.Random(44)
+    times = list(range(5000)) + \
+        [10 ** k + d for k in range(4, 16) for d in (-1001, -1, 0, 1, 999)] + \
+        [draw.randrange(10 ** 15) for _ in range(1_000_000)]
+    assert [t for t in times if trace_time.us(t) != repr(t / 1000)] == []
+    assert trace_time.span(1_500, 3_250) == '"ts":1.5,"dur":1.75'
+    assert trace_time.us(20 * 10 ** 9) == "20000000.0"
+
+
 @pytest.mark.parametrize("board_name", BOARDS)
 def test_gprofs_flat_profile_per_task_and_handler(ctx, board_name):
     found = run(ctx, board_name)

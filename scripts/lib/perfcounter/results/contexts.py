@@ -13,6 +13,8 @@ reset handler, from its vector table; elsewhere the ELF's entry).
 
 import json
 
+from perfcounter.results import trace_time
+
 M_EXCEPTIONS = {1: "Reset", 2: "NMI", 3: "HardFault", 4: "MemManage",
                 5: "BusFault", 6: "UsageFault", 11: "SVCall",
                 12: "DebugMonitor", 14: "PendSV", 15: "SysTick"}
@@ -269,8 +271,7 @@ def trace_events(profile, target, pid):
         if was in tids:
             on_vcpu = f',"vcpu":{v}' if several else ""
             events.append(
-                f'{heads[was]},"ts":{start_ns / 1000.0!r},'
-                f'"dur":{(end_ns - start_ns) / 1000.0!r},'
+                f'{heads[was]},{trace_time.span(start_ns, end_ns)},'
                 f'"args":{{"instructions":{instructions}{on_vcpu}}}}}')
     return events
 

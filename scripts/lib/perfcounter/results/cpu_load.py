@@ -17,7 +17,7 @@ at the last one kept: who ran after it is not known.
 import json
 from dataclasses import dataclass, field
 
-from perfcounter.results import contexts
+from perfcounter.results import contexts, trace_time
 
 DEFAULT_WINDOW_NS = 1_000_000
 
@@ -147,15 +147,26 @@ def trace_events(load, profile, target, pid):
     contexts)."""
     names = contexts.labels(profile, target)
     order = [c.id for c in contexts.used(profile) if c.id in load.busy]
-    keys = [json.dumps(names[cid]) + ":" for cid in order]
-    # each window's values, a column per context
-    rows = zip(*[[round(100 * share, 3) for share in load.shares(cid)]
+    # each window's "name":percent, a column per context (made once per
+    # value: most are a sleeping task's 0.0)
+    rows = zip(*[_encoded(json.dumps(names[cid]) + ":", load.shares(cid))
                  for cid in order]) if order else [()] * load.windows
     head = f'{{"ph":"C","name":"CPU load %","pid":{pid},"tid":0,"ts":'
-    return [f'{head}{k * load.window_ns / 1000.0!r},"args":{{' +
-            ",".join([key + repr(v) for key, v in zip(keys, values)]) +
-            "}}"
+    return [f'{head}{trace_time.us(k * load.window_ns)},"args":{{' +
+            ",".join(values) + "}}"
             for k, values in enumerate(rows)]
+
+
+def _encoded(key, shares):
+    """[key + each share's percent, as JSON]"""
+    texts = {}
+    column = []
+    for share in shares:
+        text = texts.get(share)
+        if text is None:
+            text = texts[share] = key + repr(round(100 * share, 3))
+        column.append(text)
+    return column
 
 
 def _time(ns):

@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from itertools import chain
 from operator import itemgetter
 
-from perfcounter.results import contexts, kernel_objects, plugin_results
+from perfcounter.results import contexts, kernel_objects, plugin_results, \
+    trace_time
 
 NOT_READY = ("delayed", "suspended", "deleted")
 SWITCH, STORE, WAIT, END = range(4)   # the kinds of _events(), in the
@@ -388,6 +389,7 @@ def trace_events(instances, profile, target, pid):
     completion, with its execution in it (the slices encoded, as JSON
     text: timeline.write)."""
     names = contexts.labels(profile, target)
+    span = trace_time.span
     events = [{"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
                "args": {"name": "task instances (made ready to blocked)"}}]
     for tid, c in enumerate(contexts.used(profile), 1):
@@ -399,9 +401,8 @@ def trace_events(instances, profile, target, pid):
                    {"ph": "M", "name": "thread_sort_index", "pid": pid,
                     "tid": tid, "args": {"sort_index": tid}}]
         head = (f'{{"ph":"X","name":{json.dumps(names[c.id])},'
-                f'"cat":"instance","pid":{pid},"tid":{tid},"ts":')
-        events += [f'{head}{inst.release[1] / 1000.0!r},'
-                   f'"dur":{inst.response[1] / 1000.0!r},'
+                f'"cat":"instance","pid":{pid},"tid":{tid},')
+        events += [f'{head}{span(inst.release[1], inst.end[1])},'
                    f'"args":{{"execution_ns":{inst.execution[1]!r},'
                    f'"execution_instructions":{inst.execution[0]!r},'
                    f'"response_instructions":{inst.response[0]!r}}}}}'

@@ -19,7 +19,7 @@ list of waiters) name the object each blocked task instance waited on
 import json
 from dataclasses import dataclass, field
 
-from perfcounter.results import contexts, plugin_results
+from perfcounter.results import contexts, plugin_results, trace_time
 
 # FreeRTOS's queue functions (queue.c), by what a call of each does
 ROLES = {"xQueueGenericSend": "send", "xQueueGenericSendFromISR": "send",
@@ -243,5 +243,5 @@ def trace_events(found, profile, target, pid):
             cid, json.dumps(names.get(cid, f"context {cid}")))
         events.append(f'{{"ph":"i","s":"t","name":{name},'
                       f'"cat":"kernel object","pid":{pid},"tid":{tid},'
-                      f'"ts":{ns / 1000.0!r},"args":{{"by":{by}}}}}')
+                      f'"ts":{trace_time.us(ns)},"args":{{"by":{by}}}}}')
     return events
