@@ -76,6 +76,9 @@ def write(result, options, report=say):
                          f"{target.path.name} on {board.name} ({counted})")
         report(f"profile: speedscope file in {options.speedscope} "
                f"({options.speedscope.stat().st_size:,} bytes)")
+    if options.per_task:
+        written = task_gmon.write(profile, target, options.gmon, unit)
+        per_task = task_gmon.start(target, written)
     flat = contexts.report(profile, target)
     busy = cpu_load.of(profile, options.load_window_ns)
     if busy:
@@ -90,9 +93,8 @@ def write(result, options, report=say):
     if allocated:
         flat += heap.report(allocated, profile, target)
     if options.per_task:
-        written = task_gmon.write(profile, target, options.gmon, unit)
         report(f"profile: a gmon.out per task and handler: "
                f"{len(written)} files, "
                f"{task_gmon.pattern(options.gmon)}")
-        flat += task_gmon.report(target, written)
+        flat += per_task()
     return flat_profile() + flat
