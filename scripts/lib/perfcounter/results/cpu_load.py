@@ -93,12 +93,13 @@ def peak(shares):
     return most, shares.index(most)
 
 
-def rows(load, profile, target):
-    """--json's "load": the window, and each context's series and peak,
-    in the order of the tasks' table. A series is sparse: the windows
-    the context ran in, and its ns in each (most tasks of an RTOS sleep
-    through most windows: 20 s of FreeRTOS's full demo has 184,340 such
-    of 1,960,098)."""
+def rows(load, profile, target, each=True):
+    """--json's "load": the window, and each context's series (unless
+    each is false: the text's table) and peak, in the order of the
+    tasks' table. A series is sparse: the windows the context ran in,
+    and its ns in each (most tasks of an RTOS sleep through most
+    windows: 20 s of FreeRTOS's full demo has 184,340 such of
+    1,960,098)."""
     names = contexts.labels(profile, target)
     series = []
     for c in contexts.used(profile):
@@ -106,11 +107,13 @@ def rows(load, profile, target):
         if busy is None:
             continue
         most, at = peak(load.shares(c.id))
-        ran = [k for k, ns in enumerate(busy) if ns]
-        series.append({"name": names[c.id], "kind": c.kind,
-                       "windows": ran, "busy_ns": [busy[k] for k in ran],
-                       "mean": sum(busy) / load.until_ns,
-                       "peak": most, "peak_at_ns": at * load.window_ns})
+        row = {"name": names[c.id], "kind": c.kind}
+        if each:
+            ran = [k for k, ns in enumerate(busy) if ns]
+            row.update(windows=ran, busy_ns=[busy[k] for k in ran])
+        row.update(mean=sum(busy) / load.until_ns, peak=most,
+                   peak_at_ns=at * load.window_ns)
+        series.append(row)
     return {"window_ns": load.window_ns, "until_ns": load.until_ns,
             "windows": load.windows, "contexts": series}
 
@@ -126,7 +129,7 @@ def dense(series, windows):
 
 def report(load, profile, target):
     """The lines under the tasks' table: each context's mean and peak."""
-    table = rows(load, profile, target)
+    table = rows(load, profile, target, each=False)
     if len(table["contexts"]) < 2:
         return ""
     w = max(len(r["name"]) for r in table["contexts"])
