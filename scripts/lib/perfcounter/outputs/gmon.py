@@ -44,16 +44,20 @@ def histogram_records(histogram, rate, dimension="seconds", abbrev="s",
         bins[(pc - low) // BIN_BYTES] += count
     pc = _pc(address_bytes)
     header = struct.Struct(f"<B{pc}{pc}II15sc")
+    packed_bins = struct.Struct(f"<{CHUNK_BINS}H")
     records = []
     for low in sorted(chunks):
         bins = chunks[low]
+        head = header.pack(TAG_HISTOGRAM, low, low + chunk_bytes, CHUNK_BINS,
+                           rate, dimension.encode(), abbrev.encode())
+        if max(bins) <= BIN_MAX:    # (nearly always: the bins themselves)
+            if any(bins):
+                records.append(head + packed_bins.pack(*bins))
+            continue
         layer = 0
         while any(b > layer * BIN_MAX for b in bins):
             carried = [min(max(b - layer * BIN_MAX, 0), BIN_MAX) for b in bins]
-            records.append(header.pack(
-                TAG_HISTOGRAM, low, low + chunk_bytes, CHUNK_BINS, rate,
-                dimension.encode(), abbrev.encode())
-                + struct.pack(f"<{CHUNK_BINS}H", *carried))
+            records.append(head + packed_bins.pack(*carried))
             layer += 1
     return records
 
