@@ -10,10 +10,11 @@
  * Costs known at translation are added inline, with no callback: each
  * instruction's cost is added before it runs, at the latest together
  * with the next instruction that may access a device (memory not
- * addressed from the stack pointer or the pc) or the block's last (a
- * window's share with them), so that a read during an access counts
- * every instruction up to and including the accessing one, as -icount
- * does.  The rest is dynamic:
+ * addressed from the stack pointer or the pc) or the block's last, so
+ * that a read during an access counts every instruction up to and
+ * including the accessing one, as -icount does; the instructions and a
+ * window's share, read only at the end, are counted there by runs.c.
+ * The rest is dynamic:
  *
  * - A conditional branch ends its block.  Its cost is added as if it
  *   went the way a static predictor guesses (backward taken, forward
@@ -52,6 +53,7 @@
 #include "cycles/memory.h"
 #include "cycles/model.h"
 #include "cycles/predictor.h"
+#include "cycles/runs.h"
 #include "cycles/slots.h"
 #include "cycles/targets.h"
 #include "events/events.h"
@@ -272,6 +274,7 @@ bool cycles_init(const PerfctrConfig *cfg)
         n_slots += predictor_slots(n_slots);
     }
     cycles_slots_init(n_slots, config->threads);
+    runs_init(config);
     return true;
 }
 
@@ -481,7 +484,7 @@ static void flush(struct qemu_plugin_insn *insn, Pending *p,
                   uint32_t targets)
 {
     add_inline(insn, SLOT_CYCLES, p->cycles);
-    add_inline(insn, SLOT_INSNS, p->insns);
+    runs_count(insn, p->window, p->cycles, p->insns);
     add_inline(insn, SLOT_MEMORY_STALLS, p->memory_stalls);
     if (targets & (1u << PERFCTR_EVENT_CYCLES)) {
         targets_count_down(insn, PERFCTR_EVENT_CYCLES, p->cycles);
@@ -489,10 +492,6 @@ static void flush(struct qemu_plugin_insn *insn, Pending *p,
     if (targets & (1u << PERFCTR_EVENT_MEMORY_STALLS)) {
         targets_count_down(insn, PERFCTR_EVENT_MEMORY_STALLS,
                            p->memory_stalls);
-    }
-    if (p->window >= 0) {
-        add_inline(insn, SLOT_WINDOWS + 2 * p->window, p->cycles);
-        add_inline(insn, SLOT_WINDOWS + 2 * p->window + 1, p->insns);
     }
     p->cycles = p->insns = p->memory_stalls = 0;
 }
@@ -732,43 +731,51 @@ void cycles_instrument(struct qemu_plugin_tb *tb)
     planned.n = 0;
 }
 
-/* What a slot counted since the start (all vCPUs) */
-static uint64_t since_start(unsigned index)
+/*
+ * What the slots but the predictor's counted (all vCPUs), into sums:
+ * the instructions and the windows' with their flush points' runs
+ */
+static void sum_slots(uint64_t *sums)
 {
-    uint64_t sum = qemu_plugin_u64_sum(cycles_slot(index));
+    unsigned i;
 
-    return start_sums ? sum - start_sums[index] : sum;
+    for (i = 0; i < SLOT_WINDOWS + 2 * config->n_windows; i++) {
+        sums[i] = qemu_plugin_u64_sum(cycles_slot(i));
+    }
+    runs_add_sums(&sums[SLOT_INSNS], &sums[SLOT_WINDOWS]);
 }
 
 void cycles_restart(void)
 {
-    unsigned n = SLOT_WINDOWS + 2 * config->n_windows;  /* not predictor's */
-    unsigned i;
-
     /* The counts go on (a device may read them): remember where */
     g_free(start_sums);
-    start_sums = g_new(uint64_t, n);
-    for (i = 0; i < n; i++) {
-        start_sums[i] = qemu_plugin_u64_sum(cycles_slot(i));
-    }
+    start_sums = g_new(uint64_t, SLOT_WINDOWS + 2 * config->n_windows);
+    sum_slots(start_sums);
 }
 
 void cycles_write(FILE *out)
 {
-    unsigned i;
+    unsigned n = SLOT_WINDOWS + 2 * config->n_windows, i;
+    g_autofree uint64_t *since_start = g_new(uint64_t, n);
+
+    /* What each slot counted since the start */
+    sum_slots(since_start);
+    for (i = 0; start_sums && i < n; i++) {
+        since_start[i] -= start_sums[i];
+    }
 
     fprintf(out, "cycles-model %s\n", core->name);
     fprintf(out, "cycles-memory %s\n", memory_part()->name);
     fprintf(out, "cycles-wait-states %u\n", memory_part()->wait_states);
-    fprintf(out, "cycles %" PRIu64 "\n", since_start(SLOT_CYCLES));
+    fprintf(out, "cycles %" PRIu64 "\n", since_start[SLOT_CYCLES]);
     fprintf(out, "cycles-instructions %" PRIu64 "\n",
-            since_start(SLOT_INSNS));
+            since_start[SLOT_INSNS]);
     for (i = 0; i < config->n_windows; i++) {
         const AddressRange *w = &config->windows[i];
 
         fprintf(out, "window 0x%" PRIx64 " 0x%" PRIx64 " %" PRIu64
                 " %" PRIu64 "\n", w->start, w->end,
-                since_start(SLOT_WINDOWS + 2 * i),
-                since_start(SLOT_WINDOWS + 2 * i + 1));
+                since_start[SLOT_WINDOWS + 2 * i],
+                since_start[SLOT_WINDOWS + 2 * i + 1]);
     }
 }

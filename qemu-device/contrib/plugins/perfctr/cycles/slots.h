@@ -13,10 +13,14 @@
 #include <stdint.h>
 #include <qemu-plugin.h>
 
-/* Per-vCPU scoreboard slots, in uint64_t */
+/*
+ * Per-vCPU scoreboard slots, in uint64_t.  The instructions and the
+ * windows' counts known at translation are not added here but counted
+ * by runs.c and summed when read: these slots hold the callbacks' part
+ */
 enum {
     SLOT_CYCLES,
-    SLOT_INSNS,
+    SLOT_INSNS,         /* (runs.c counts the instructions: the sum's place) */
     SLOT_MISS,          /* the destination the last guess did not take */
     SLOT_HIT,           /* the one it took, if the predictor asks */
     SLOT_BRANCH,        /* the predictor's slot for the last branch */
