@@ -236,6 +236,9 @@ def test_the_timelines_times_are_the_nanoseconds_as_microseconds():
     assert [t for t in times if trace_time.us(t) != repr(t / 1000)] == []
     assert trace_time.span(1_500, 3_250) == '"ts":1.5,"dur":1.75'
     assert trace_time.us(20 * 10 ** 9) == "20000000.0"
+    # (a QEMU without virtual time: -1 ns, as before)
+    assert trace_time.us(-1) == "-0.001"
+    assert trace_time.span(-1, 999) == '"ts":-0.001,"dur":1.0'
 
 
 @pytest.mark.parametrize("board_name", BOARDS)

@@ -12,12 +12,16 @@ _FRACTIONS = tuple("." + (f"{ns:03d}".rstrip("0") or "0")
 
 
 def us(ns):
-    """The microseconds of ns (an int, >= 0), as JSON"""
+    """The microseconds of ns (an int), as JSON"""
+    if ns < 0:      # (no virtual time: a QEMU without the hook says -1)
+        return repr(ns / 1000.0)
     return f"{ns // 1000}{_FRACTIONS[ns % 1000]}"
 
 
 def span(start_ns, end_ns):
     """'"ts":START,"dur":LENGTH' of a slice, in microseconds"""
     length = end_ns - start_ns
+    if start_ns < 0 or length < 0:
+        return f'"ts":{us(start_ns)},"dur":{us(length)}'
     return (f'"ts":{start_ns // 1000}{_FRACTIONS[start_ns % 1000]},'
             f'"dur":{length // 1000}{_FRACTIONS[length % 1000]}')
