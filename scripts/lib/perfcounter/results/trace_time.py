@@ -23,5 +23,6 @@ def span(start_ns, end_ns):
     length = end_ns - start_ns
     if start_ns < 0 or length < 0:
         return f'"ts":{us(start_ns)},"dur":{us(length)}'
+    # (us()'s text inline: two calls a slice were 0.1 s of a 20 s run)
     return (f'"ts":{start_ns // 1000}{_FRACTIONS[start_ns % 1000]},'
             f'"dur":{length // 1000}{_FRACTIONS[length % 1000]}')
