@@ -89,6 +89,8 @@ typedef struct RtosLayout {
 typedef struct PerfctrConfig {
     Isa isa;                    /* isa=, or the one of QEMU's target */
     char *out_path;             /* out=, or NULL */
+    char *stream_path;          /* stream=, or NULL */
+    uint64_t stream_chunk;      /* stream-chunk=, or 0: the default */
     bool profiling;             /* profile= */
     uint64_t period;            /* sample every period instructions; 0: exact */
     bool stacks;                /* stacks=: follow calls and returns */

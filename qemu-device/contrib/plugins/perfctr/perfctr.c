@@ -20,6 +20,12 @@
  *   profile=exact    count every executed instruction by pc
  *   profile=N        sample the pc every N executed instructions
  *   out=FILE         where to write the profile and cycles at exit
+ *   stream=FILE      also write the switches, probes' and stores' records
+ *                    to FILE as they are made (records/stream.h), with
+ *                    profile=, one vCPU
+ *   stream-chunk=N   records between two flushes of stream= (default
+ *                    4096; each is a write, and the host walks what it
+ *                    has been given)
  *   stacks=on|off    follow calls and returns (default on)
  *   events=on|off    count the events the devices want (default on;
  *                    nothing is instrumented until a device wants one)
@@ -82,6 +88,7 @@
 #include "profile/contexts.h"
 #include "profile/profile.h"
 #include "probe/probe.h"
+#include "records/stream.h"
 #include "stop/stop.h"
 #include "watch/watch.h"
 
@@ -187,6 +194,7 @@ static bool write_results(const char *path)
 
 static void finished(qemu_plugin_id_t id, void *udata)
 {
+    stream_end();
     write_results(config.out_path);
 }
 
@@ -199,9 +207,29 @@ static void left_code(unsigned vcpu_index, uint64_t pc)
     events_left_code(vcpu_index, pc);
 }
 
+/* stream=: the contexts first (a record names them), then each record */
+static bool start_stream(void)
+{
+    if (!stream_init(config.stream_path, config.stream_chunk)) {
+        return false;
+    }
+    if (following_contexts) {
+        stream_add(contexts_stream_contexts);
+        stream_add(contexts_stream_switches);
+    }
+    if (config.n_probes) {
+        stream_add(probe_stream);
+    }
+    if (config.n_watch_code) {
+        stream_add(watch_stream);
+    }
+    return true;
+}
+
 /* From stop.c: the pc reached start= */
 static void started(unsigned vcpu_index, uint64_t not_begun)
 {
+    stream_restart();
     if (config.profiling) {
         profile_restart(vcpu_index, not_begun);
     }
@@ -504,6 +532,14 @@ static bool parse(const char *arg, PerfctrConfig *config)
     if (g_str_equal(key, "out")) {
         g_free(config->out_path);
         config->out_path = g_strdup(value);
+    } else if (g_str_equal(key, "stream")) {
+        g_free(config->stream_path);
+        config->stream_path = g_strdup(value);
+    } else if (g_str_equal(key, "stream-chunk")) {
+        if (!parse_count(value, &config->stream_chunk) ||
+            !config->stream_chunk || config->stream_chunk > G_MAXUINT) {
+            return refuse(arg, "give a count of records, 1 or more");
+        }
     } else if (g_str_equal(key, "profile")) {
         char *end;
 
@@ -597,7 +633,8 @@ static bool parse(const char *arg, PerfctrConfig *config)
                           "offsets; STACK may be -)");
         }
     } else {
-        return refuse(arg, "known keys are profile, out, stacks, events, "
+        return refuse(arg, "known keys are profile, out, stream, "
+                      "stream-chunk, stacks, events, "
                       "isa, cycles, window, windows, functions, memory, "
                       "flash, wait-states, "
                       "stop, start, probe, watch, watch-value and tasks");
@@ -644,6 +681,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         return -1;
     }
     config.threads = info->system_emulation && info->system.smp_vcpus > 1;
+    if (config.stream_path && (!config.profiling || config.threads)) {
+        fputs("perfctr: stream= needs profile= and one vCPU\n", stderr);
+        return -1;
+    }
     config.counts_blocks = perfctr_hook_set_plugin != NULL;
     following_contexts = config.profiling && config.stacks;
 
@@ -683,6 +724,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
         hook_ops.irq_cleared = profile_irq_cleared;
         mask_init(&config, config.cycles_model ? &mask_ops_with_cycles :
                   &mask_ops);
+    }
+    if (config.stream_path && !start_stream()) {
+        return -1;
     }
     if (perfctr_hook_set_plugin) {
         perfctr_hook_set_plugin(&hook_ops);

@@ -25,6 +25,7 @@
 #include "perfctr-hook.h"
 #include "probe/probe.h"
 #include "records/records.h"
+#include "records/stream.h"
 
 /* Records kept; those after are counted as dropped */
 #define MAX_PROBE_RECORDS (1u << 20)
@@ -95,16 +96,21 @@ static void record(unsigned vcpu_index, uint32_t probe, bool is_return)
         .value = { read_reg(vcpu_index, reg_arg[0]),
                    is_return ? 0 : read_reg(vcpu_index, reg_arg[1]) },
     };
+    bool kept;
 
     r.ns = perfctr_hook_virtual_ns ?
            perfctr_hook_virtual_ns(r.instructions) : -1;
     config_lock(config, &lock);
-    if (records->len < MAX_PROBE_RECORDS) {
+    kept = records->len < MAX_PROBE_RECORDS;
+    if (kept) {
         g_array_append_val(records, r);
     } else {
         dropped++;
     }
     config_unlock(config, &lock);
+    if (kept) {
+        stream_recorded(r.instructions);
+    }
 }
 
 static void await_next(unsigned vcpu_index)
@@ -241,13 +247,13 @@ void probe_instrument(struct qemu_plugin_tb *tb)
     }
 }
 
-void probe_write(FILE *out)
+/* The records from index from on, as a block; the lock held */
+static void write_records(FILE *out, guint from)
 {
     guint i;
 
-    g_mutex_lock(&lock);
-    records_begin(out, "probe", records->len, "QQQqQQQ");
-    for (i = 0; i < records->len; i++) {
+    records_begin(out, "probe", records->len - from, "QQQqQQQ");
+    for (i = from; i < records->len; i++) {
         ProbeRecord *r = &g_array_index(records, ProbeRecord, i);
         uint64_t fields[] = { r->is_return, config->probes[r->probe].start,
                               r->instructions, r->ns, r->context,
@@ -256,6 +262,25 @@ void probe_write(FILE *out)
         records_put(out, fields, G_N_ELEMENTS(fields));
     }
     records_end(out);
+}
+
+void probe_write(FILE *out)
+{
+    g_mutex_lock(&lock);
+    write_records(out, 0);
     fprintf(out, "probes-dropped %" PRIu64 "\n", dropped);
     g_mutex_unlock(&lock);
+}
+
+guint probe_stream(FILE *out, guint from)
+{
+    guint count;
+
+    g_mutex_lock(&lock);
+    if (records->len > from) {
+        write_records(out, from);
+    }
+    count = records->len;
+    g_mutex_unlock(&lock);
+    return count;
 }

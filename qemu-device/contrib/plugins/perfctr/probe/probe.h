@@ -26,5 +26,7 @@ void probe_instrument(struct qemu_plugin_tb *tb);
 /* The vCPU runs another context (task, handler) from now on */
 void probe_context_switched(unsigned vcpu_index, unsigned context);
 void probe_write(FILE *out);
+/* stream.h's writer of the records */
+guint probe_stream(FILE *out, guint from);
 
 #endif

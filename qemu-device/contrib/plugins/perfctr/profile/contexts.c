@@ -36,6 +36,7 @@
 #include "perfctr-hook.h"
 #include "profile/contexts.h"
 #include "records/records.h"
+#include "records/stream.h"
 
 /* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_virtual_ns
@@ -202,6 +203,7 @@ static void add_switch(unsigned index, uint64_t now, uint64_t cycles,
         return;
     }
     g_array_append_val(switches, s);
+    stream_recorded(now);
 }
 
 /* Charge what ran since the last change to the context that ran it */
@@ -591,6 +593,44 @@ void contexts_restart(void)
     }
 }
 
+/* The switches from index from on, as a block of records */
+static void write_switches(FILE *out, guint from)
+{
+    guint i;
+
+    records_begin(out, "switch", switches->len - from,
+                  ops->cycles ? "qQQQQ" : "qQQQ");
+    for (i = from; i < switches->len; i++) {
+        Switch *s = &g_array_index(switches, Switch, i);
+        uint64_t fields[] = { s->ns, s->instructions, s->vcpu, s->id,
+                              s->cycles };
+
+        records_put(out, fields, ops->cycles ? 5 : 4);
+    }
+    records_end(out);
+}
+
+guint contexts_stream_switches(FILE *out, guint from)
+{
+    if (switches->len > from) {
+        write_switches(out, from);
+    }
+    return switches->len;
+}
+
+guint contexts_stream_contexts(FILE *out, guint from)
+{
+    guint i;
+
+    for (i = from; i < contexts->len; i++) {
+        Context *c = g_ptr_array_index(contexts, i);
+
+        fprintf(out, "context %u %s 0x%" PRIx64 "\n", c->id,
+                c->handler ? "handler" : "task", c->key);
+    }
+    return contexts->len;
+}
+
 void contexts_write(FILE *out)
 {
     guint i;
@@ -618,16 +658,7 @@ void contexts_write(FILE *out)
                 c->sp_low == UINT64_MAX ? 0 : c->sp_high - c->sp_low,
                 c->name);
     }
-    records_begin(out, "switch", switches->len,
-                  ops->cycles ? "qQQQQ" : "qQQQ");
-    for (i = 0; i < switches->len; i++) {
-        Switch *s = &g_array_index(switches, Switch, i);
-        uint64_t fields[] = { s->ns, s->instructions, s->vcpu, s->id,
-                              s->cycles };
-
-        records_put(out, fields, ops->cycles ? 5 : 4);
-    }
-    records_end(out);
+    write_switches(out, 0);
     for (i = 0; i < contexts->len; i++) {
         Context *c = g_ptr_array_index(contexts, i);
 

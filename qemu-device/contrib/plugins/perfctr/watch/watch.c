@@ -22,6 +22,7 @@
 #include "perfctr-hook.h"
 #include "watch/watch.h"
 #include "records/records.h"
+#include "records/stream.h"
 
 /* Records kept; those after are counted as dropped */
 #define MAX_WATCH_RECORDS (1u << 20)
@@ -48,6 +49,7 @@ static void stored(unsigned vcpu_index, qemu_plugin_meminfo_t info,
 {
     qemu_plugin_mem_value v = qemu_plugin_mem_get_value(info);
     WatchRecord r = { .address = vaddr };
+    bool kept;
 
     switch (v.type) {
     case QEMU_PLUGIN_MEM_VALUE_U32:
@@ -69,12 +71,16 @@ static void stored(unsigned vcpu_index, qemu_plugin_meminfo_t info,
     r.context = ops->context(vcpu_index);
     r.cycles = ops->cycles ? ops->cycles(vcpu_index) : 0;
     g_mutex_lock(&lock);
-    if (records->len < MAX_WATCH_RECORDS) {
+    kept = records->len < MAX_WATCH_RECORDS;
+    if (kept) {
         g_array_append_val(records, r);
     } else {
         dropped++;
     }
     g_mutex_unlock(&lock);
+    if (kept) {
+        stream_recorded(r.instructions);
+    }
 }
 
 void watch_init(const PerfctrConfig *cfg, const WatchOps *watch_ops)
@@ -121,14 +127,14 @@ void watch_instrument(struct qemu_plugin_tb *tb)
     }
 }
 
-void watch_write(FILE *out)
+/* The records from index from on, as a block; the lock held */
+static void write_records(FILE *out, guint from)
 {
     guint i;
 
-    g_mutex_lock(&lock);
-    records_begin(out, "store", records->len,
+    records_begin(out, "store", records->len - from,
                   ops->cycles ? "QqQQQQ" : "QqQQQ");
-    for (i = 0; i < records->len; i++) {
+    for (i = from; i < records->len; i++) {
         WatchRecord *r = &g_array_index(records, WatchRecord, i);
         uint64_t fields[] = { r->instructions, r->ns, r->context,
                               r->address, r->value, r->cycles };
@@ -136,6 +142,25 @@ void watch_write(FILE *out)
         records_put(out, fields, ops->cycles ? 6 : 5);
     }
     records_end(out);
+}
+
+void watch_write(FILE *out)
+{
+    g_mutex_lock(&lock);
+    write_records(out, 0);
     fprintf(out, "stores-dropped %" PRIu64 "\n", dropped);
     g_mutex_unlock(&lock);
+}
+
+guint watch_stream(FILE *out, guint from)
+{
+    guint count;
+
+    g_mutex_lock(&lock);
+    if (records->len > from) {
+        write_records(out, from);
+    }
+    count = records->len;
+    g_mutex_unlock(&lock);
+    return count;
 }

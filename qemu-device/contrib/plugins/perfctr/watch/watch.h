@@ -25,5 +25,7 @@ typedef struct WatchOps {
 void watch_init(const PerfctrConfig *config, const WatchOps *ops);
 void watch_instrument(struct qemu_plugin_tb *tb);
 void watch_write(FILE *out);
+/* stream.h's writer of the records */
+guint watch_stream(FILE *out, guint from);
 
 #endif
