@@ -375,8 +375,8 @@ def test_task_instances_from_release_to_completion(ctx, board_name):
         each = t["each"]
         # made ready when created and at every tick, blocked till the next
         assert t["instances"] == ticks + 1 and "open" not in t
-        assert [(b["kind"], b["times"]) for b in t["blocked"]] == \
-            [("delayed", ticks)]
+        assert [(b["kind"], b["times"], b["on"]) for b in t["blocked"]] == \
+            [("delayed", ticks, "done_semaphore to take")]
         # every instruction the task ran is in one of its instances
         assert sum(each["execution_instructions"]) == ran[name]
         # after its first, each instance does the same work

@@ -9,7 +9,8 @@
  * Four tasks run on their own stacks: alpha, beta and gamma do 1, 2 and
  * 3 units of work at each tick, then yield until the next; idle takes
  * the rest.  At each tick its handler sends the ticks to a queue and
- * gives a semaphore (queue.c), which idle receives and takes.  Every NMI_EVERY ticks the tick's handler takes a nested
+ * gives a semaphore (queue.c), which idle receives and takes; the work
+ * tasks wait on the semaphore's list of waiters.  Every NMI_EVERY ticks the tick's handler takes a nested
  * exception, which does a unit of work.
  *
  * The control block names its fields as FreeRTOS does (TCB_t,
@@ -97,9 +98,23 @@ static void __attribute__((noinline)) take_what_the_tick_gave(void)
     xQueueSemaphoreTake(&done_semaphore, 0);
 }
 
-/* Until the next tick: let the others run */
-static void wait_for_tick(TCB_t *self)
+/*
+ * FreeRTOS's name and arguments: a task about to block notes the list of
+ * waiters it waits in (the profiler names what each instance waited on)
+ */
+void __attribute__((noinline)) vTaskPlaceOnEventList(List_t *waiters,
+                                                     uint32_t ticks_to_wait)
 {
+    __asm__ volatile("" : : "r"(waiters), "r"(ticks_to_wait) : "memory");
+}
+
+/*
+ * Until the next tick, as a take of the semaphore the tick gives would
+ * (not inlined: the same instructions in every task)
+ */
+static void __attribute__((noinline)) wait_for_tick(TCB_t *self)
+{
+    vTaskPlaceOnEventList(&done_semaphore.xTasksWaitingToReceive, 1);
     self->xStateListItem.pvContainer = &xDelayedTaskList1;
     port_yield();
     while (!is_ready(self)) {
