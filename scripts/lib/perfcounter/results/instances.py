@@ -91,22 +91,10 @@ def of(profile, target):
     if profile is None or states is None or not profile.stores or \
             len({s[2] for s in profile.switches}) > 1:
         return None
-    walk = _Walk(profile)
+    walk = _Walk((c.id, c.kind, c.key) for c in profile.contexts.values())
     objects = kernel_objects.of(profile, target)
-    end = [] if profile.end_instructions is None else \
-        [(profile.end_instructions, END, profile.end_ns, None, None,
-          profile.cycles if profile.switch_cycles else 0)]
-    walk.follow(chain(_events(profile, objects), end), states)
-    found = Instances({task.cid: task for task in walk.by_key.values()
-                       if task.cid is not None and
-                       (task.done or task.current)},
-                      profile.stores_dropped, objects)
-    for task in found.tasks.values():
-        if task.current:
-            inst = task.current
-            inst.execution = _less(walk.ran.get(task.cid, (0, 0, 0)),
-                                   inst.ran)
-    return found
+    walk.follow(_events(profile, objects), states)
+    return walk.finish(profile, states, objects)
 
 
 def _events(profile, objects):
@@ -135,11 +123,9 @@ class _Walk:
     each stretch a context ran kept (context, instructions, ns), so that
     an instance's preemptions are summed once, when it completes."""
 
-    def __init__(self, profile):
-        self.ids = {c.key: c.id for c in profile.contexts.values()
-                    if c.kind == "task"}
-        self.handlers = {c.id for c in profile.contexts.values()
-                         if c.kind == "handler"}
+    def __init__(self, contexts):
+        self.ids = {}               # a task's key: its context's id
+        self.handlers = set()
         self.by_key = {}
         self.open = {}              # context id: Task with an instance open
         self.stretches = []         # (context id, instructions, ns)
@@ -147,16 +133,32 @@ class _Walk:
         # ran after each CHECKPOINT stretches: a long window is summed
         # from two of them and the few stretches at its ends
         self.checkpoints = [{}]
-        self.task_level = self.now = None
+        self.task_level = self.now = self.running = None
+        for cid, kind, key in contexts:
+            self.add_context(cid, kind, key)
+
+    def add_context(self, cid, kind, key):
+        """Context cid (kind "task" or "handler"; a task's control block
+        is key): given before the walk, or before its first switch (as
+        the run goes: a task made ready before it first ran gets its id)"""
+        if kind == "handler":
+            self.handlers.add(cid)
+            return
+        self.ids[key] = cid
+        task = self.by_key.get(key)
+        if task is not None and task.cid is None:
+            task.cid = cid
+            if task.current:
+                self.open[cid] = task
 
     def follow(self, events, states):
         """Through _events(), in order, then the run's END (if it is
-        known): each event ends the stretch the context running ran
-        since the one before"""
+        known), in as many calls as need be: each event ends the stretch
+        the context running ran since the one before"""
         stretches, ran, open_tasks = self.stretches, self.ran, self.open
         checkpoints, handlers = self.checkpoints, self.handlers
         kinds = states.lists.get
-        running = was = None
+        running, was = self.running, self.now
         for insns, kind_of_event, ns, what, value, cycles in events:
             if kind_of_event == WAIT:       # (changes no state)
                 task = open_tasks.get(what)
@@ -190,6 +192,35 @@ class _Walk:
                     self.store(what - (states.event_offset
                                        if kind == "pending"
                                        else states.state_offset), kind)
+        self.running = running
+
+    def finish(self, profile, states, objects):
+        """The Instances, once every event is followed: the run's end
+        ends the last stretch"""
+        if profile.end_instructions is not None:
+            self.follow([(profile.end_instructions, END, profile.end_ns,
+                          None, None,
+                          profile.cycles if profile.switch_cycles else 0)],
+                         states)
+        found = Instances({task.cid: task for task in self.by_key.values()
+                           if task.cid is not None and
+                           (task.done or task.current)},
+                          profile.stores_dropped, objects)
+        for task in found.tasks.values():
+            if task.current:
+                inst = task.current
+                inst.execution = _less(self.ran.get(task.cid, (0, 0, 0)),
+                                       inst.ran)
+        return found
+
+    def resolve_waits(self, resolved):
+        """Each blocked time's wait, followed as (list's address, None),
+        named resolved(address): (object's handle, way)"""
+        for task in self.by_key.values():
+            task.blocked = {
+                (kind, *resolved(at)) if way is None and at is not None
+                else (kind, at, way): got
+                for (kind, at, way), got in task.blocked.items()}
 
     def task_switch(self, cid):
         """A switch to task cid (not to a handler): the task it preempted,

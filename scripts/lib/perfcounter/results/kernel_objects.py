@@ -76,44 +76,75 @@ def of(profile, target):
     None if it did not."""
     if profile is None or not profile.probes:
         return None
-    names = {start: name for (start, _), name in probed(target).items()}
-    if not any(name in ROLES for name in names.values()):
+    calls = Calls(target, profile.probes_dropped)
+    if not calls.probed:
         return None
-    layout = target.rtos_layout
-    lists = getattr(getattr(layout, "states", None), "queue_waits", None) \
-        or {}
-    found = KernelObjects({}, [], [], profile.probes_dropped)
-    waits_at = {start for start, name in names.items() if name in WAITS}
-    pending = {}        # context: [(function, arguments)] of calls made
-    waits = []
-    for returned, start, insns, ns, cid, value0, value1 in profile.probes:
-        name = names.get(start)
-        if name is None:
-            continue
-        if start in waits_at:
+    calls.add(profile.probes)
+    return calls.found()
+
+
+class Calls:
+    """The probes' records read in order, as many times as they come
+    (while the run goes: during_run.py), into the KernelObjects."""
+
+    def __init__(self, target, dropped=0):
+        self.target = target
+        self.names = {start: name
+                      for (start, _), name in probed(target).items()}
+        # whether the image has FreeRTOS's queue functions
+        self.probed = any(name in ROLES for name in self.names.values())
+        self.waits_at = {start for start, name in self.names.items()
+                         if name in WAITS}
+        # {offset in an object: the waiters' way} of its waiters' lists
+        self.lists = getattr(getattr(target.rtos_layout, "states", None),
+                             "queue_waits", None) or {}
+        self.objects = KernelObjects({}, [], [], dropped)
+        self.pending = {}   # context: [(function, arguments)] of calls
+        #                     made
+        self.waits = []     # (instructions, ns, context id, the list's
+        #                     address) of each task's wait
+
+    def add(self, probes):
+        """Follows the probes' records (in the order made) from where the
+        last ones left off; the waits among them, as self.waits'."""
+        names, waits_at, pending = self.names, self.waits_at, self.pending
+        waits = self.waits
+        for returned, start, insns, ns, cid, value0, value1 in probes:
+            name = names.get(start)
+            if name is None:
+                continue
+            if start in waits_at:
+                if not returned:
+                    waits.append((insns, ns, cid, value0))
+                continue
+            calls = pending.get(cid)
+            if calls is None:
+                calls = pending[cid] = []
             if not returned:
-                waits.append((insns, ns, cid, value0))
-            continue
-        calls = pending.get(cid)
-        if calls is None:
-            calls = pending[cid] = []
-        if not returned:
-            calls.append((name, (value0, value1)))
-            continue
-        if not calls:
-            continue        # a return whose call was before the start
-        name, args = calls.pop()
-        if not calls:
-            _account(found, target, name, args, value0, cid, ns)
-    # a wait's list is in an object: the one it is a list of waiters of
-    for insns, ns, cid, at in waits:
-        for offset, way in lists.items():
-            if at - offset in found.objects:
-                found.waits.append((insns, ns, cid, at - offset, way))
-                break
-        else:
-            found.waits.append((insns, ns, cid, at, "waiters"))
-    return found
+                calls.append((name, (value0, value1)))
+                continue
+            if not calls:
+                continue        # a return whose call was before the start
+            name, args = calls.pop()
+            if not calls:
+                _account(self.objects, self.target, name, args, value0, cid,
+                         ns)
+
+    def resolved(self, at):
+        """(the object's handle, "to send" or "to receive") whose
+        waiters' list is at at, or (at, "waiters") if none is known."""
+        for offset, way in self.lists.items():
+            if at - offset in self.objects.objects:
+                return at - offset, way
+        return at, "waiters"
+
+    def found(self):
+        """The KernelObjects of the records followed: each wait's list
+        is in an object, the one it is a list of waiters of"""
+        found = self.objects
+        found.waits = [(insns, ns, cid) + self.resolved(at)
+                       for insns, ns, cid, at in self.waits]
+        return found
 
 
 def _account(found, target, function, args, result, cid, ns):
