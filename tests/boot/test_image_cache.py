@@ -104,9 +104,9 @@ def test_the_records_blocks_and_one_cut_short(ctx, board, tmp_path,
     kept = tmp_path / "plugin-results.txt"
     read = plugin_results.read
 
-    def keep(path):
+    def keep(path, streamed=None):
         shutil.copy(path, kept)
-        return read(path)
+        return read(path, streamed)
     monkeypatch.setattr(plugin_results, "read", keep)
     result = run_image(ctx, board, TASKS, profile=1000)
     profile = result.plugin

@@ -41,27 +41,37 @@ def run(config, qemu=None, workdir=None, echo=False, verbose=False,
         with tempfile.TemporaryDirectory() as tmp:
             return run(config, qemu, tmp, echo, verbose, signals)
     started = time.monotonic()
-    exited = launch(config, qemu, workdir, echo=echo, verbose=verbose,
-                    stop=signals)
-    return collect(config, exited, qemu, workdir, started)
+    during = None
+    if config.analysed_during_run:
+        from perfcounter.results.during_run import DuringRun
+        during = DuringRun(config.target, Path(workdir)).start()
+    try:
+        exited = launch(config, qemu, workdir, echo=echo, verbose=verbose,
+                        stop=signals, during=during)
+    finally:
+        if during:
+            during.exited.set()
+    return collect(config, exited, qemu, workdir, started, during)
 
 
 def launch(config, qemu, workdir, echo=False, verbose=False, stop=None,
-           started=None):
+           started=None, during=None):
     """Run QEMU for config until the run ends: how it Exited (the
-    qemu_process options, for run() and a Session)."""
+    qemu_process options, for run() and a Session; during: the
+    DuringRun its plugin streams its records to)."""
     config.write_files(workdir)
     return qemu_process.launch(
-        config.command(qemu, Path(workdir)), config.board,
+        config.command(qemu, Path(workdir), during), config.board,
         timeout=config.timeout, capture=not echo, keep=echo,
         verbose=verbose, image=config.target.readable,
         cwd=config.guest_cwd, console=config.console, stop=stop,
         terminal=config.terminal, started=started)
 
 
-def collect(config, exited, qemu, workdir, started):
+def collect(config, exited, qemu, workdir, started, during=None):
     """The Result of a run that Exited: every core's readout and the
-    plugin's results read from workdir (started: its monotonic start)."""
+    plugin's results read from workdir (started: its monotonic start;
+    during: the DuringRun that followed its stream)."""
     # (imported once the run is over: 4 ms less before QEMU starts)
     from perfcounter.results import Result, plugin_results, readout
     workdir = Path(workdir)
@@ -80,7 +90,13 @@ def collect(config, exited, qemu, workdir, started):
     result.cores = readout.load(config.report_file(workdir, base)
                                 for base, _ in config.cores)
     try:
-        result.plugin = plugin_results.read(config.plugin_results(workdir))
+        result.plugin = plugin_results.read(
+            config.plugin_results(workdir),
+            streamed=during.records if during else None)
     except Failure as err:
         result.plugin_error = str(err)
+    if during and result.plugin:
+        during.finish(result.plugin)
+        result.analysed_during_run = during.failed is None
+        result.during_run_failure = during.failed
     return result

@@ -255,6 +255,14 @@ class RunConfig:
         layout = self.target.rtos_layout
         return None if isinstance(layout, str) else layout
 
+    @property
+    def analysed_during_run(self):
+        """Whether run() walks the task instances as QEMU runs (the
+        plugin streams its records: one vCPU, no start=)."""
+        return bool(self.plugin and self.task_layout and
+                    self.task_layout.states and self.start_pc is None and
+                    "-smp" not in self.qemu_args)
+
     # What the run writes in its work directory
 
     def plugin_results(self, workdir):
@@ -275,12 +283,15 @@ class RunConfig:
 
     # The command line
 
-    def plugin_options(self, workdir):
-        """The plugin's arguments, unquoted (docs of perfctr.c)."""
+    def plugin_options(self, workdir, during=None):
+        """The plugin's arguments, unquoted (docs of perfctr.c); during:
+        the DuringRun its records are streamed to."""
         options = [f"events={'on' if self.events else 'off'}"]
         if self.board.arch in ("arm", "aarch64"):
             options.append(f"isa={self.board.isa}")
         options.append(f"out={self.plugin_results(workdir)}")
+        if during:
+            options += during.plugin_options()
         if self.profile is not None:
             options += [f"profile="
                         f"{'exact' if self.profile == EXACT else self.profile}",
@@ -381,11 +392,12 @@ class RunConfig:
                 f"{start:#x} {end:#x}\n"
                 for start, end, _ in self.target.function_ranges))
 
-    def command(self, qemu, workdir):
+    def command(self, qemu, workdir, during=None):
         """The QEMU command line (a list) that boots the target: its UARTs
         and semihosting on QEMU's stdout (or the console file), every
         counter core, -icount, the plugin, QMP, the extra arguments;
-        the files it names in workdir are write_files()'s."""
+        the files it names in workdir are write_files()'s (during: the
+        DuringRun that makes the analyses as the run goes)."""
         board = self.board
         cmd = headless(qemu, board, serial=False, cpu=self.cpu) + \
             self.serial_args()
@@ -400,7 +412,8 @@ class RunConfig:
         if self.plugin:
             cmd += ["-plugin", ",".join(
                 [quoted(qemu.plugin)] + [quoted(o) for o in
-                                         self.plugin_options(workdir)])]
+                                         self.plugin_options(workdir,
+                                                             during)])]
         if self.qmp:
             cmd += ["-qmp", f"unix:{quoted(Path(self.qmp).resolve())},"
                     f"server=on,wait=off"]

@@ -687,6 +687,9 @@ def main():
         from perfcounter import outputs
         status = outputs.write(result, output_options(args, target))
         if args.verbose:
+            if result.during_run_failure:
+                say(f"the task analyses were made after the run: "
+                    f"{result.during_run_failure}")
             say(f"host time: the run {result.host_seconds:.2f} s, its "
                 f"results {time.monotonic() - written:.2f} s")
         if signals.reason and not result.signal:

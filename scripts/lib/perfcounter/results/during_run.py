@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: MIT
+"""The task analyses made while QEMU runs, on another core: the plugin
+streams its records as it makes them (plugin_stream.py), and a thread
+of this process reads them, follows the kernel objects' calls
+(kernel_objects.Calls) and walks the task instances (instances.py) as
+they come. Once QEMU has exited, the rest of the walk is the run's
+end: a long run's results no longer wait for a walk of millions of
+records made after it.
+
+The analyses are the same functions, given the same records in the
+same order, so the results are the same: the walk takes the records
+made before each "through" point in the order its batch form sorts
+them into. Anything that would make them differ (a record out of
+order, a context seen twice, a stream cut short or restarted by
+start=, a count unlike the results file's) leaves the analyses to be
+made from the results file after the run, as they are without it.
+"""
+
+import bisect
+import threading
+from operator import itemgetter
+
+STREAM = "plugin-stream.bin"
+TAGS = ("switch", "probe", "store")
+
+
+class DuringRun:
+    """The analyses of one run, begun before QEMU starts (start())."""
+
+    def __init__(self, target, workdir, chunk=None):
+        self.target = target
+        self.path = workdir / STREAM
+        self.chunk = chunk      # records between two flushes; None: the
+        #                         plugin's default
+        self.exited = threading.Event()     # set once QEMU has exited
+        self.records = {tag: [] for tag in TAGS}
+        self.failed = None      # why the analyses cannot be used
+        self._thread = threading.Thread(target=self._run, daemon=True,
+                                        name="perfcounter analyses")
+
+    def plugin_options(self):
+        """The plugin's arguments that stream the records here"""
+        return [f"stream={self.path}"] + \
+            ([f"stream-chunk={self.chunk}"] if self.chunk else [])
+
+    def start(self):
+        self._thread.start()
+        return self
+
+    def _run(self):
+        try:
+            self._follow()
+        except Exception as err:    # (any: the results file has it all)
+            self.failed = f"{type(err).__name__}: {err}"
+
+    def _follow(self):
+        # (imported here, while QEMU starts: not before it)
+        from perfcounter.results import instances, kernel_objects, \
+            plugin_stream
+        self.calls = calls = kernel_objects.Calls(self.target)
+        self.walk = walk = instances._Walk(())
+        self.states = states = getattr(self.target.rtos_layout, "states",
+                                       None)
+        if states is None:
+            self.failed = "the image's RTOS has no state lists"
+            return
+        keys = set()
+        self.contexts = []
+        pending = [[], [], []]      # the walk's switches, stores, waits
+        self.ended = False
+        released = 0                # instructions of the last "through"
+        for kind, data in plugin_stream.sections(self.path, self.exited):
+            if kind == "context":
+                cid, what, key = data
+                if what == "task":
+                    if key in keys:
+                        self.failed = f"two tasks have the key {key:#x}"
+                        return
+                    keys.add(key)
+                self.contexts.append(data)
+                walk.add_context(cid, what, key)
+            elif kind == "switch":
+                self.records[kind] += data
+                pending[0] += [(s[1], instances.SWITCH, s[0], s[3], None,
+                                s[4] if len(s) > 4 else 0) for s in data]
+            elif kind == "store":
+                self.records[kind] += data
+                pending[1] += [(r[0], instances.STORE, r[1], r[3], r[4],
+                                r[5] if len(r) > 5 else 0) for r in data]
+            elif kind == "probe":
+                self.records[kind] += data
+                was = len(calls.waits)
+                calls.add(data)
+                # a wait's object is known once every call is: resolved
+                # when the walk is done (resolve_waits)
+                pending[2] += [(insns, instances.WAIT, ns, cid, (at, None),
+                                None) for insns, ns, cid, at in
+                               calls.waits[was:]]
+            elif kind == "through":
+                if not all(_in_order(events, released)
+                           for events in pending):
+                    self.failed = "a record made before an earlier one"
+                    return
+                released = data
+                walk.follow(_before(pending, data), states)
+            elif kind == "end":
+                if not all(_in_order(events, released)
+                           for events in pending):
+                    self.failed = "a record made before an earlier one"
+                    return
+                walk.follow(_before(pending, None), states)
+                self.ended = True
+            else:
+                self.failed = "the profile restarted (start=)"
+                return
+
+    def finish(self, profile):
+        """Once QEMU has exited and profile (its PluginResults) is read:
+        the instances and kernel objects of it, the same as
+        instances.of() and kernel_objects.of() would make, given to them
+        for profile; nothing if they cannot be (self.failed says why)."""
+        from perfcounter.results import instances, kernel_objects
+        self.exited.set()
+        self._thread.join()
+        if self.failed is None:
+            self.failed = self._unlike(profile)
+        if self.failed is not None:
+            return
+        objects = None
+        if profile.probes and self.calls.probed:
+            objects = self.calls.found()
+            objects.dropped = profile.probes_dropped
+        kernel_objects.of.given(profile, self.target, objects)
+        found = None
+        if profile.stores:
+            self.walk.resolve_waits(self.calls.resolved)
+            found = self.walk.finish(profile, self.states, objects)
+        instances.of.given(profile, self.target, found)
+
+    def _unlike(self, profile):
+        """Why profile's records are not the ones walked, or None"""
+        if not self.ended:
+            return "the stream has no end"
+        for tag, kept in (("switch", profile.switches),
+                          ("probe", profile.probes),
+                          ("store", profile.stores)):
+            if len(kept) != len(self.records[tag]):
+                return f"{len(self.records[tag])} {tag} records streamed, " \
+                    f"{len(kept)} in the results"
+        if self.contexts != [(c.id, c.kind, c.key)
+                             for c in profile.contexts.values()]:
+            return "the contexts differ from the results'"
+        return None
+
+
+def _in_order(events, since):
+    """Whether events (of one kind) were made in order, none before
+    since"""
+    for event in events:
+        if event[0] < since:
+            return False
+        since = event[0]
+    return True
+
+
+def _before(pending, through):
+    """The events of the pending lists made before instruction through
+    (all if None), taken off them, in the order instances._events()
+    sorts them into (at one instruction, a switch, a store, a wait)"""
+    taken = []
+    for events in pending:
+        cut = len(events) if through is None else \
+            bisect.bisect_left(events, through, key=itemgetter(0))
+        taken += events[:cut]
+        del events[:cut]
+    return sorted(taken, key=itemgetter(0))

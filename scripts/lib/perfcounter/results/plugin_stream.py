@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: MIT
+"""The one reader of the records the plugin streams as the run goes (its
+stream= file, records/stream.h; the format is docs/plugin-results.md):
+the contexts, the switches, the probes' and the stores' records, read
+while QEMU writes them, in the order written."""
+
+import struct
+import time
+
+FORMAT_LINE = b"perfctr-stream 1\n"
+POLL_SECONDS = 0.01         # between two reads that found nothing new
+
+
+class CutShort(Exception):
+    """The stream ended without its end line (QEMU was killed), or holds
+    what the plugin does not write."""
+
+
+def sections(path, exited):
+    """Yields, as the plugin writes them to path: ("context", (id, kind,
+    key)), (TAG, [records as tuples]) for "switch", "probe" and "store",
+    ("through", N) (every record after it was made at N instructions or
+    later), and last ("end", None) or ("restart", None). exited: a
+    threading.Event set once QEMU has exited; CutShort if the file ends
+    before its end line by then."""
+    stream = _opened(path, exited)
+    data = b""
+    pos = 0
+    header = False
+    with stream:
+        while True:
+            more = stream.read()
+            if more:
+                data = data[pos:] + more
+                pos = 0
+            elif exited.is_set():
+                more = stream.read()       # (written just before the exit)
+                if not more:
+                    raise CutShort(f"{path} ends before its end line")
+                data, pos = data[pos:] + more, 0
+            else:
+                time.sleep(POLL_SECONDS)
+                continue
+            if not header:
+                if len(data) < len(FORMAT_LINE):
+                    continue
+                if not data.startswith(FORMAT_LINE):
+                    raise CutShort(f"{path} is not a stream the plugin "
+                                   f"wrote")
+                header, pos = True, len(FORMAT_LINE)
+            while True:
+                got = _section(data, pos, path)
+                if got is None:
+                    break
+                pos, section = got
+                yield section
+                if section[0] in ("end", "restart"):
+                    return
+
+
+def _opened(path, exited):
+    """path opened for reading once the plugin has made it"""
+    while True:
+        try:
+            return open(path, "rb")
+        except FileNotFoundError:
+            if exited.is_set():
+                raise CutShort(f"the plugin made no {path}") from None
+            time.sleep(POLL_SECONDS)
+
+
+def _section(data, pos, path):
+    """(where the next one starts, the section at pos), or None if data
+    does not hold all of it yet"""
+    eol = data.find(b"\n", pos)
+    if eol < 0:
+        return None
+    words = data[pos:eol].decode().split()
+    if words[:1] == ["records"] and len(words) == 4:
+        _, tag, count, fields = words
+        if fields.strip("qQ") or tag not in ("switch", "probe", "store"):
+            raise CutShort(f"{path}: a records line the plugin did not "
+                           f"write: {data[pos:eol][:80]!r}")
+        layout = struct.Struct("<" + fields)
+        end = eol + 1 + layout.size * int(count)
+        if end >= len(data):
+            return None
+        if data[end:end + 1] != b"\n":
+            raise CutShort(f"{path}: its {tag} records are cut short")
+        return end + 1, (tag, list(layout.iter_unpack(
+            memoryview(data)[eol + 1:end])))
+    if words[:1] == ["context"] and len(words) == 4:
+        return eol + 1, ("context", (int(words[1]), words[2],
+                                     int(words[3], 0)))
+    if words[:1] == ["through"] and len(words) == 2:
+        return eol + 1, ("through", int(words[1]))
+    if words in (["end"], ["restart"]):
+        return eol + 1, (words[0], None)
+    raise CutShort(f"{path}: a line the plugin did not write: "
+                   f"{data[pos:eol][:80]!r}")

@@ -1,0 +1,147 @@
+# SPDX-License-Identifier: MIT
+"""The task analyses made as the run goes (results/during_run.py), on
+every board: the plugin streams its switches, probes' and stores'
+records to a file as it makes them (stream=, records/stream.h), and a
+thread walks them while QEMU runs. The stream holds the results file's
+records, in order, with its "through" points kept; the instances and
+kernel objects made from it are those made from the results file after
+the run, whatever the flushes; a stream cut short or restarted leaves
+them to be made after the run. On tests/firmware/tasks.c (a tick
+handler that sends to a queue and gives a semaphore, tasks that block
+on them)."""
+
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from perfcounter import EXACT, RunConfig, Target, boot
+from perfcounter.boot.config import headless
+from perfcounter.results import instances, kernel_objects, plugin_results, \
+    plugin_stream
+from perfcounter.results.during_run import DuringRun
+
+PER_BOARD = True
+TASKS = "tests/firmware/tasks.elf"
+TAGS = {"switch": 1, "probe": 2, "store": 0}    # where the instructions are
+
+
+def run(ctx, board, chunk=None, **options):
+    """(the Result, the stream's sections, the results file read again:
+    a profile of its own, whose analyses are made from it, the stream's
+    bytes)"""
+    target = Target(ctx.firmware(board, TASKS), board)
+    config = RunConfig(target, profile=EXACT, **options)
+    with tempfile.TemporaryDirectory() as tmp:
+        during = DuringRun(target, Path(tmp), chunk=chunk).start()
+        started = time.monotonic()
+        try:
+            exited = boot.launch(config, ctx.qemu, tmp, during=during)
+        finally:
+            during.exited.set()
+        result = boot.collect(config, exited, ctx.qemu, tmp, started, during)
+        assert result.exit_code == 0, result.output
+        stream = list(plugin_stream.sections(during.path, during.exited))
+        again = plugin_results.read(config.plugin_results(tmp))
+        return result, stream, again, during.path.read_bytes()
+
+
+def test_the_stream_holds_the_results_records_in_order(ctx, board):
+    result, stream, again, _ = run(ctx, board, chunk=7)
+    assert result.analysed_during_run, result.during_run_failure
+    kinds = [kind for kind, _ in stream]
+    assert kinds[-1] == "end" and "restart" not in kinds
+    assert kinds.count("through") >= 20, kinds
+    got = {tag: [] for tag in TAGS}
+    named, through = set(), 0
+    for kind, data in stream:
+        if kind == "context":
+            named.add(data[0])
+        elif kind == "through":
+            assert data >= through
+            through = data
+        elif kind in TAGS:
+            # made after the last "through": at its instruction or later
+            assert all(r[TAGS[kind]] >= through for r in data)
+            got[kind] += data
+            if kind == "switch":
+                assert {s[3] for s in data} <= named   # named first
+    assert got["switch"] == again.switches and len(again.switches) > 50
+    assert got["probe"] == again.probes and again.probes
+    assert got["store"] == again.stores and again.stores
+    contexts = [data for kind, data in stream if kind == "context"]
+    assert contexts == [(c.id, c.kind, c.key)
+                        for c in again.contexts.values()]
+
+
+def analyses(profile, target):
+    """What the text, --json and the timeline show of the instances and
+    kernel objects"""
+    found = instances.of(profile, target)
+    objects = kernel_objects.of(profile, target)
+    return (instances.rows(found, profile, target),
+            instances.trace_events(found, profile, target, 4),
+            kernel_objects.document(objects, profile, target),
+            kernel_objects.trace_events(objects, profile, target, 5),
+            objects.waits)
+
+
+def test_the_analyses_made_as_it_runs_are_those_made_after_it(ctx, board):
+    target = Target(ctx.firmware(board, TASKS), board)
+    for chunk in (1, 7, None):
+        result, _, again, _ = run(ctx, board, chunk)
+        assert result.analysed_during_run, result.during_run_failure
+        during = analyses(result.plugin, target)
+        after = analyses(again, target)
+        assert during == after, chunk
+    rows, _, objects, _, waits = after
+    # what they hold: instances of each task, objects, named waits
+    assert all(t["instances"] >= 1 for t in rows["tasks"]
+               if t["name"] != "idle"), rows
+    assert objects["objects"] and waits
+    assert any(t["blocked"] and "on" in t["blocked"][0]
+               for t in rows["tasks"]), rows
+
+
+def test_a_stream_cut_short_or_restarted_leaves_them_to_after(ctx, board):
+    target = Target(ctx.firmware(board, TASKS), board)
+    result, _, again, whole = run(ctx, board, chunk=7)
+    with tempfile.TemporaryDirectory() as tmp:
+        during = DuringRun(target, Path(tmp))
+        during.path.write_bytes(whole[:len(whole) * 2 // 3])
+        during.exited.set()
+        during.start().finish(again)
+        assert during.failed.startswith("CutShort: ") and \
+            "ends before its end line" in during.failed, during.failed
+    # not given: made from the results file, the same
+    assert analyses(again, target) == analyses(result.plugin, target)
+    # start=: the plugin ends the stream where the profile restarts
+    result, stream, _, _ = run(ctx, board, start_at="main")
+    assert stream[-1] == ("restart", None)
+    assert not result.analysed_during_run
+    assert result.during_run_failure == "the profile restarted (start=)"
+    assert instances.of(result.plugin, target) is not None
+    # run() streams only where the stream can be used
+    config = RunConfig(target, profile=EXACT)
+    assert config.analysed_during_run
+    assert not RunConfig(target, profile=EXACT,
+                         start_at="main").analysed_during_run
+
+
+def test_the_plugin_refuses_a_stream_it_cannot_write(ctx, board):
+    plugin = str(ctx.qemu.plugin)
+    for options, message in (
+            ("stream=s.bin", "perfctr: stream= needs profile= and one "
+                             "vCPU"),
+            ("profile=exact,out=r.txt,stream=s.bin,stream-chunk=0",
+             "give a count of records, 1 or more"),
+            ("profile=exact,out=r.txt,stream=no/such/dir/s.bin",
+             "perfctr: cannot write no/such/dir/s.bin: No such file or "
+             "directory")):
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = subprocess.run(
+                headless(ctx.qemu, board) + ["-plugin", f"{plugin},{options}"],
+                cwd=tmp,
+                stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                timeout=60)
+        assert proc.returncode != 0 and message in proc.stderr, proc.stderr
