@@ -13,7 +13,7 @@ reset handler, from its vector table; elsewhere the ELF's entry).
 
 import json
 
-from perfcounter.results import trace_time
+from perfcounter.results import plugin_results, trace_time
 
 M_EXCEPTIONS = {1: "Reset", 2: "NMI", 3: "HardFault", 4: "MemManage",
                 5: "BusFault", 6: "UsageFault", 11: "SVCall",
@@ -266,28 +266,60 @@ def trace_events(profile, target, pid):
                     "tid": tid, "args": {"name": names[cid]}},
                    {"ph": "M", "name": "thread_sort_index", "pid": pid,
                     "tid": tid, "args": {"sort_index": tid}}]
-    several = len({s[2] for s in profile.switches}) > 1
-    for v, was, start_ns, end_ns, instructions in stretches(profile):
-        if was in tids:
-            on_vcpu = f',"vcpu":{v}' if several else ""
-            events.append(
-                f'{heads[was]},{trace_time.span(start_ns, end_ns)},'
-                f'"args":{{"instructions":{instructions}{on_vcpu}}}}}')
+    if len({s[2] for s in profile.switches}) > 1:
+        for v, was, start_ns, end_ns, instructions in stretches(profile):
+            if was in tids:
+                events.append(
+                    f'{heads[was]},{trace_time.span(start_ns, end_ns)},'
+                    f'"args":{{"instructions":{instructions},"vcpu":{v}}}}}')
+        return events
+    events += [heads[was] + tail for was, tail in slice_tails(profile, target)
+               if was in tids]
     return events
+
+
+@plugin_results.once_per_run
+def slice_tails(profile, target):
+    """[(context id, the text of its stretch's slice but its head)] of
+    each stretch, in order (one vCPU's: trace_events(); made as the run
+    goes, during_run.py)"""
+    return [(was, slice_tail(start_ns, end_ns, instructions))
+            for _, was, start_ns, end_ns, instructions in stretches(profile)]
+
+
+def slice_tail(start_ns, end_ns, instructions):
+    return f',{trace_time.span(start_ns, end_ns)},' \
+        f'"args":{{"instructions":{instructions}}}}}'
 
 
 def stretches(profile):
     """(vcpu, context id, start ns, end ns, instructions) of each stretch
     a context ran, from the plugin's switches, in order."""
-    running = {}        # vcpu: (ns, instructions, context id) of its switch
-    for ns, insns, vcpu, cid in profile.switches:
-        was = running.get(vcpu)
-        if was is not None and was[0] >= 0:
-            del running[vcpu]
-            if ns > was[0]:
-                yield vcpu, was[2], was[0], ns, insns - was[1]
-        running[vcpu] = (ns, insns, cid)
-    end_ns, end_insns = profile.end_ns, profile.end_instructions
-    for vcpu, (start_ns, start_insns, was) in running.items():
-        if start_ns >= 0 and end_ns is not None and end_ns > start_ns:
-            yield vcpu, was, start_ns, end_ns, end_insns - start_insns
+    made = Stretches()
+    yield from made.add(profile.switches)
+    yield from made.end(profile.end_ns, profile.end_instructions)
+
+
+class Stretches:
+    """stretches() made as the switches come (during_run.py)"""
+
+    def __init__(self):
+        self.running = {}   # vcpu: (ns, instructions, context id) of its
+        #                     switch
+
+    def add(self, switches):
+        """Those the switches (ns, instructions, vcpu, id) end"""
+        running = self.running
+        for ns, insns, vcpu, cid in switches:
+            was = running.get(vcpu)
+            if was is not None and was[0] >= 0:
+                del running[vcpu]
+                if ns > was[0]:
+                    yield vcpu, was[2], was[0], ns, insns - was[1]
+            running[vcpu] = (ns, insns, cid)
+
+    def end(self, end_ns, end_insns):
+        """Those the run's end ends"""
+        for vcpu, (start_ns, start_insns, was) in self.running.items():
+            if start_ns >= 0 and end_ns is not None and end_ns > start_ns:
+                yield vcpu, was, start_ns, end_ns, end_insns - start_insns
