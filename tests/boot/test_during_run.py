@@ -3,12 +3,12 @@
 every board: the plugin streams its switches, probes' and stores'
 records to a file as it makes them (stream=, records/stream.h), and a
 thread walks them while QEMU runs. The stream holds the results file's
-records, in order, with its "through" points kept; the instances and
-kernel objects made from it are those made from the results file after
-the run, whatever the flushes; a stream cut short or restarted leaves
-them to be made after the run. On tests/firmware/tasks.c (a tick
-handler that sends to a queue and gives a semaphore, tasks that block
-on them)."""
+records, in order, with its "through" points kept; the instances, the
+kernel objects, the timeline's context slices and the CPU load made
+from it are those made from the results file after the run, whatever
+the flushes; a stream cut short or restarted leaves them to be made
+after the run. On tests/firmware/tasks.c (a tick handler that sends to
+a queue and gives a semaphore, tasks that block on them)."""
 
 import subprocess
 import tempfile
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from perfcounter import EXACT, RunConfig, Target, boot
 from perfcounter.boot.config import headless
-from perfcounter.results import instances, kernel_objects, plugin_results, \
-    plugin_stream
+from perfcounter.results import contexts, cpu_load, instances, \
+    kernel_objects, plugin_results, plugin_stream
 from perfcounter.results.during_run import DuringRun
 
 PER_BOARD = True
@@ -43,6 +43,15 @@ def run(ctx, board, chunk=None, **options):
         assert result.exit_code == 0, result.output
         stream = list(plugin_stream.sections(during.path, during.exited))
         again = plugin_results.read(config.plugin_results(tmp))
+        if result.analysed_during_run:
+            # given: the thread's, not made again from the profile
+            profile = result.plugin
+            assert kernel_objects.of(profile, target) is \
+                during.calls.objects
+            assert all(task is during.walk.by_key[task.key] for task in
+                       instances.of(profile, target).tasks.values())
+            assert contexts.slice_tails(profile, target) is during.tails
+            assert cpu_load.of(profile).busy is during.busy.rows
         return result, stream, again, during.path.read_bytes()
 
 
@@ -76,10 +85,13 @@ def test_the_stream_holds_the_results_records_in_order(ctx, board):
 
 def analyses(profile, target):
     """What the text, --json and the timeline show of the instances and
-    kernel objects"""
+    kernel objects, and the timeline's context slices"""
     found = instances.of(profile, target)
     objects = kernel_objects.of(profile, target)
-    return (instances.rows(found, profile, target),
+    load = cpu_load.of(profile)
+    return (contexts.trace_events(profile, target, 3),
+            cpu_load.rows(load, profile, target), load.busy,
+            instances.rows(found, profile, target),
             instances.trace_events(found, profile, target, 4),
             kernel_objects.document(objects, profile, target),
             kernel_objects.trace_events(objects, profile, target, 5),
@@ -94,7 +106,8 @@ def test_the_analyses_made_as_it_runs_are_those_made_after_it(ctx, board):
         during = analyses(result.plugin, target)
         after = analyses(again, target)
         assert during == after, chunk
-    rows, _, objects, _, waits = after
+    slices, load, _, rows, _, objects, _, waits = after
+    assert len(slices) > 100 and load["contexts"]
     # what they hold: instances of each task, objects, named waits
     assert all(t["instances"] >= 1 for t in rows["tasks"]
                if t["name"] != "idle"), rows

@@ -63,28 +63,66 @@ def of(profile, window_ns=None):
         return None
     if _last[0] is profile and _last[1] == window_ns:
         return _last[2]
-    until = profile.switches[-1][0] if profile.switches_dropped \
+    until = until_ns(profile)
+    busy = Busy(window_ns)
+    busy.add(contexts.stretches(profile), until)
+    given(profile, busy.load(until))
+    return _last[2]
+
+
+def until_ns(profile):
+    """Where the series end: the run's end, or the last switch kept"""
+    return profile.switches[-1][0] if profile.switches_dropped \
         else profile.end_ns
-    load = Load(window_ns, until, {})
-    rows = load.busy
-    windows = load.windows
-    for _, cid, start, end, _ in contexts.stretches(profile):
-        if end > until:
-            end = until
-        row = rows.get(cid)
-        if row is None:
-            row = rows[cid] = [0] * windows
-        k = start // window_ns
-        if end <= (k + 1) * window_ns:     # most stretches: in one window
-            row[k] += end - start
-            continue
-        while start < end:
+
+
+def given(profile, load):
+    """load is of(profile, load.window_ns): made another way (as the run
+    went: during_run.py)"""
+    global _last
+    _last = (profile, load.window_ns, load)
+
+
+class Busy:
+    """Each context's ns in each window, from the stretches as they come
+    (of(), during_run.py)"""
+
+    def __init__(self, window_ns):
+        self.window_ns = window_ns
+        self.rows = {}      # {context id: [ns in each window so far]}
+
+    def add(self, stretches, until=None):
+        """The stretches contexts.stretches() gives, in order; cut at
+        until"""
+        rows, window_ns = self.rows, self.window_ns
+        for _, cid, start, end, _ in stretches:
+            if until is not None and end > until:
+                end = until
+            row = rows.get(cid)
+            if row is None:
+                row = rows[cid] = []
             k = start // window_ns
-            edge = min(end, (k + 1) * window_ns)
-            row[k] += edge - start
-            start = edge
-    _last = (profile, window_ns, load)
-    return load
+            if end <= (k + 1) * window_ns:     # most: in one window
+                if k >= len(row):
+                    row += [0] * (k + 1 - len(row))
+                row[k] += end - start
+                continue
+            last = (end - 1) // window_ns
+            if last >= len(row):
+                row += [0] * (last + 1 - len(row))
+            while start < end:
+                k = start // window_ns
+                edge = min(end, (k + 1) * window_ns)
+                row[k] += edge - start
+                start = edge
+
+    def load(self, until):
+        """The Load of the stretches added, its series ending at until"""
+        load = Load(self.window_ns, until, self.rows)
+        windows = load.windows
+        for row in self.rows.values():
+            row += [0] * (windows - len(row))
+        return load
 
 
 def peak(shares):

@@ -2,10 +2,11 @@
 """The task analyses made while QEMU runs, on another core: the plugin
 streams its records as it makes them (plugin_stream.py), and a thread
 of this process reads them, follows the kernel objects' calls
-(kernel_objects.Calls) and walks the task instances (instances.py) as
-they come. Once QEMU has exited, the rest of the walk is the run's
-end: a long run's results no longer wait for a walk of millions of
-records made after it.
+(kernel_objects.Calls), walks the task instances (instances.py), and
+makes the timeline's context slices (contexts.slice_tails) and the CPU
+load in the default windows (cpu_load.Busy) as they come. Once QEMU
+has exited, what is left is the run's end: a long run's results no
+longer wait for walks of millions of records made after it.
 
 The analyses are the same functions, given the same records in the
 same order, so the results are the same: the walk takes the records
@@ -55,8 +56,11 @@ class DuringRun:
 
     def _follow(self):
         # (imported here, while QEMU starts: not before it)
-        from perfcounter.results import instances, kernel_objects, \
-            plugin_stream
+        from perfcounter.results import contexts, cpu_load, instances, \
+            kernel_objects, plugin_stream
+        self.stretches = stretches = contexts.Stretches()
+        self.tails = tails = []     # contexts.slice_tails()
+        self.busy = busy = cpu_load.Busy(cpu_load.DEFAULT_WINDOW_NS)
         self.calls = calls = kernel_objects.Calls(self.target)
         self.walk = walk = instances._Walk(())
         self.states = states = getattr(self.target.rtos_layout, "states",
@@ -81,6 +85,11 @@ class DuringRun:
                 walk.add_context(cid, what, key)
             elif kind == "switch":
                 self.records[kind] += data
+                made = list(stretches.add([s[:4] for s in data]
+                                          if len(data[0]) > 4 else data))
+                tails += [(was, contexts.slice_tail(start, end, insns))
+                          for _, was, start, end, insns in made]
+                busy.add(made)
                 pending[0] += [(s[1], instances.SWITCH, s[0], s[3], None,
                                 s[4] if len(s) > 4 else 0) for s in data]
             elif kind == "store":
@@ -119,7 +128,8 @@ class DuringRun:
         the instances and kernel objects of it, the same as
         instances.of() and kernel_objects.of() would make, given to them
         for profile; nothing if they cannot be (self.failed says why)."""
-        from perfcounter.results import instances, kernel_objects
+        from perfcounter.results import contexts, cpu_load, instances, \
+            kernel_objects
         self.exited.set()
         self._thread.join()
         if self.failed is None:
@@ -130,6 +140,15 @@ class DuringRun:
         if profile.probes and self.calls.probed:
             objects = self.calls.found()
             objects.dropped = profile.probes_dropped
+        last = list(self.stretches.end(profile.end_ns,
+                                       profile.end_instructions))
+        self.tails += [(was, contexts.slice_tail(start, end, insns))
+                       for _, was, start, end, insns in last]
+        contexts.slice_tails.given(profile, self.target, self.tails)
+        if profile.switches and profile.end_ns:
+            until = cpu_load.until_ns(profile)
+            self.busy.add(last, until)
+            cpu_load.given(profile, self.busy.load(until))
         kernel_objects.of.given(profile, self.target, objects)
         found = None
         if profile.stores:
