@@ -125,9 +125,10 @@ class DuringRun:
 
     def finish(self, profile):
         """Once QEMU has exited and profile (its PluginResults) is read:
-        the instances and kernel objects of it, the same as
-        instances.of() and kernel_objects.of() would make, given to them
-        for profile; nothing if they cannot be (self.failed says why)."""
+        the analyses of it, the same as instances.of(),
+        kernel_objects.of(), contexts.slice_tails() and cpu_load.of()
+        would make, given to them for profile; nothing if they cannot be
+        (self.failed says why)."""
         from perfcounter.results import contexts, cpu_load, instances, \
             kernel_objects
         self.exited.set()

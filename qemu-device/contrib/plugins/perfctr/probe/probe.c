@@ -274,13 +274,5 @@ void probe_write(FILE *out)
 
 guint probe_stream(FILE *out, guint from)
 {
-    guint count;
-
-    g_mutex_lock(&lock);
-    if (records->len > from) {
-        write_records(out, from);
-    }
-    count = records->len;
-    g_mutex_unlock(&lock);
-    return count;
+    return records_stream(out, &lock, records, from, write_records);
 }

@@ -39,4 +39,23 @@ static inline void records_end(FILE *out)
     fputc('\n', out);
 }
 
+/*
+ * stream.h's writer of a module's records: write(out, from) writes those
+ * from index from on, under the module's lock; their count now
+ */
+static inline guint records_stream(FILE *out, GMutex *lock, GArray *records,
+                                   guint from,
+                                   void (*write)(FILE *out, guint from))
+{
+    guint count;
+
+    g_mutex_lock(lock);
+    if (records->len > from) {
+        write(out, from);
+    }
+    count = records->len;
+    g_mutex_unlock(lock);
+    return count;
+}
+
 #endif

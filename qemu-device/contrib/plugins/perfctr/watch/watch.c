@@ -154,13 +154,5 @@ void watch_write(FILE *out)
 
 guint watch_stream(FILE *out, guint from)
 {
-    guint count;
-
-    g_mutex_lock(&lock);
-    if (records->len > from) {
-        write_records(out, from);
-    }
-    count = records->len;
-    g_mutex_unlock(&lock);
-    return count;
+    return records_stream(out, &lock, records, from, write_records);
 }
