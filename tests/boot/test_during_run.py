@@ -48,9 +48,12 @@ def run(ctx, board, chunk=None, **options):
             profile = result.plugin
             assert kernel_objects.of(profile, target) is \
                 during.calls.objects
-            assert all(task is during.walk.by_key[task.key] for task in
-                       instances.of(profile, target).tasks.values())
+            found = instances.of(profile, target)
+            assert all(task is during.walk.by_key[task.key]
+                       for task in found.tasks.values())
             assert contexts.slice_tails(profile, target) is during.tails
+            assert all(found.slice_tails[cid] is during.instance_tails[
+                task.key] for cid, task in found.tasks.items())
             assert cpu_load.of(profile).busy is during.busy.rows
         return result, stream, again, during.path.read_bytes()
 

@@ -3,10 +3,11 @@
 streams its records as it makes them (plugin_stream.py), and a thread
 of this process reads them, follows the kernel objects' calls
 (kernel_objects.Calls), walks the task instances (instances.py), and
-makes the timeline's context slices (contexts.slice_tails) and the CPU
-load in the default windows (cpu_load.Busy) as they come. Once QEMU
-has exited, what is left is the run's end: a long run's results no
-longer wait for walks of millions of records made after it.
+makes the timeline's context and instance slices (contexts.slice_tails,
+instances.slice_tail) and the CPU load in the default windows
+(cpu_load.Busy) as they come. Once QEMU has exited, what is left is
+the run's end: a long run's results no longer wait for walks of
+millions of records made after it.
 
 The analyses are the same functions, given the same records in the
 same order, so the results are the same: the walk takes the records
@@ -63,6 +64,8 @@ class DuringRun:
         self.busy = busy = cpu_load.Busy(cpu_load.DEFAULT_WINDOW_NS)
         self.calls = calls = kernel_objects.Calls(self.target)
         self.walk = walk = instances._Walk(())
+        self.instance_tails = {}    # a task's key: instances.slice_tail()
+        #                             of each of its completed instances
         self.states = states = getattr(self.target.rtos_layout, "states",
                                        None)
         if states is None:
@@ -112,6 +115,7 @@ class DuringRun:
                     return
                 released = data
                 walk.follow(_before(pending, data), states)
+                self._instance_tails()
             elif kind == "end":
                 if not all(_in_order(events, released)
                            for events in pending):
@@ -155,7 +159,21 @@ class DuringRun:
         if profile.stores:
             self.walk.resolve_waits(self.calls.resolved)
             found = self.walk.finish(profile, self.states, objects)
+            self._instance_tails()
+            found.slice_tails = {
+                task.cid: self.instance_tails[task.key]
+                for task in found.tasks.values()}
         instances.of.given(profile, self.target, found)
+
+    def _instance_tails(self):
+        """The timeline's text of the instances completed since the last
+        time (instances.slice_tails)"""
+        from perfcounter.results import instances
+        for task in self.walk.by_key.values():
+            made = self.instance_tails.setdefault(task.key, [])
+            if len(made) < len(task.done):
+                made += [instances.slice_tail(inst)
+                         for inst in task.done[len(made):]]
 
     def _unlike(self, profile):
         """Why profile's records are not the ones walked, or None"""

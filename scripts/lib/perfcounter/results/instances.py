@@ -80,6 +80,9 @@ class Instances:
     tasks: dict                     # context id: Task
     dropped: int = 0                # the stores the plugin did not keep
     objects: object = None          # kernel_objects.KernelObjects, or None
+    # {context id: [slice_tail() of each completed instance]}, made as
+    # the run went (during_run.py)
+    slice_tails: dict = field(default_factory=dict)
 
 
 @plugin_results.once_per_run
@@ -424,7 +427,6 @@ def trace_events(instances, profile, target, pid):
     completion, with its execution in it (the slices encoded, as JSON
     text: timeline.write)."""
     names = contexts.labels(profile, target)
-    span = trace_time.span
     events = [{"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
                "args": {"name": "task instances (made ready to blocked)"}}]
     for tid, c in enumerate(contexts.used(profile), 1):
@@ -437,9 +439,16 @@ def trace_events(instances, profile, target, pid):
                     "tid": tid, "args": {"sort_index": tid}}]
         head = (f'{{"ph":"X","name":{json.dumps(names[c.id])},'
                 f'"cat":"instance","pid":{pid},"tid":{tid},')
-        events += [f'{head}{span(inst.release[1], inst.end[1])},'
-                   f'"args":{{"execution_ns":{inst.execution[1]!r},'
-                   f'"execution_instructions":{inst.execution[0]!r},'
-                   f'"response_instructions":{inst.response[0]!r}}}}}'
-                   for inst in task.done]
+        tails = instances.slice_tails.get(c.id, ())
+        if len(tails) != len(task.done):
+            tails = [slice_tail(inst) for inst in task.done]
+        events += [head + tail for tail in tails]
     return events
+
+
+def slice_tail(inst):
+    """The text of a completed instance's slice but its head"""
+    return f'{trace_time.span(inst.release[1], inst.end[1])},' \
+        f'"args":{{"execution_ns":{inst.execution[1]!r},' \
+        f'"execution_instructions":{inst.execution[0]!r},' \
+        f'"response_instructions":{inst.response[0]!r}}}}}'
