@@ -108,21 +108,15 @@ class DuringRun:
                 pending[2] += [(insns, instances.WAIT, ns, cid, (at, None),
                                 None) for insns, ns, cid, at in
                                calls.waits[was:]]
-            elif kind == "through":
+            elif kind in ("through", "end"):     # (end: all of them)
                 if not all(_in_order(events, released)
                            for events in pending):
                     self.failed = "a record made before an earlier one"
                     return
-                released = data
+                released = data or released
                 walk.follow(_before(pending, data), states)
                 self._instance_tails()
-            elif kind == "end":
-                if not all(_in_order(events, released)
-                           for events in pending):
-                    self.failed = "a record made before an earlier one"
-                    return
-                walk.follow(_before(pending, None), states)
-                self.ended = True
+                self.ended = kind == "end"
             else:
                 self.failed = "the profile restarted (start=)"
                 return
