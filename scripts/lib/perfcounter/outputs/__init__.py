@@ -69,6 +69,48 @@ def write(result, options):
     """Every output options asks for, in the order a person reads them;
     returns the exit status (the guest's, or gate.REGRESSION_EXIT for a
     regression in a run that exited 0)."""
+    timeline_written = None
+    if options.timeline:
+        # written meanwhile, on a thread of its own: the text's analyses
+        # and gprof's runs leave this one waiting
+        from perfcounter.outputs import timeline
+        timeline_written = _Background(
+            timeline.write, options.timeline, result, options.load_window_ns)
+    try:
+        return _write_in_order(result, options, timeline_written)
+    finally:
+        if timeline_written:
+            timeline_written.join()     # ends even if another failed
+
+
+class _Background:
+    """work(*args) on a thread of its own, begun at once"""
+
+    def __init__(self, work, *args):
+        import threading
+        self.raised = None
+        self.thread = threading.Thread(target=self._run, args=(work, args),
+                                       daemon=True, name=work.__qualname__)
+        self.thread.start()
+
+    def _run(self, work, args):
+        try:
+            work(*args)
+        except BaseException as err:
+            self.raised = err
+
+    def join(self):
+        self.thread.join()
+
+    def result(self):
+        """Once work has ended; raises what it raised"""
+        self.join()
+        if self.raised is not None:
+            raise self.raised
+
+
+def _write_in_order(result, options, timeline_written):
+    """write()'s outputs, the timeline begun (timeline_written)"""
     write_estimates(result, options)
     cores = result.cores
     if not cores:
@@ -110,7 +152,7 @@ def write(result, options):
     if options.timeline:
         from perfcounter.outputs import timeline
         timeline.warn_dropped(cores)
-        timeline.write(options.timeline, result, options.load_window_ns)
+        timeline_written.result()
         wrote(options.timeline)
     if options.svg:
         title = f"{result.target.path.name} on {result.board.name}: " \

@@ -53,6 +53,9 @@ def write(result, options, report=say):
     what = "every instruction" if config.profile == EXACT else \
         f"a sample every {config.profile} clocks"
     flat_profile = gprof.start(target, options.gmon, "-p")
+    if options.per_task:     # (the longest: begun first)
+        written = task_gmon.write(profile, target, options.gmon, unit)
+        per_task = task_gmon.start(target, written)
     report(f"profile: {profile.instructions} instructions, {what}; "
            f"{options.gmon} ({size} bytes); read it with: "
            f"{gprof.tool(board)} {target.path} {options.gmon}")
@@ -76,9 +79,6 @@ def write(result, options, report=say):
                          f"{target.path.name} on {board.name} ({counted})")
         report(f"profile: speedscope file in {options.speedscope} "
                f"({options.speedscope.stat().st_size:,} bytes)")
-    if options.per_task:
-        written = task_gmon.write(profile, target, options.gmon, unit)
-        per_task = task_gmon.start(target, written)
     flat = contexts.report(profile, target)
     busy = cpu_load.of(profile, options.load_window_ns)
     if busy:

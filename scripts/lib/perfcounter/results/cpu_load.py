@@ -17,7 +17,7 @@ at the last one kept: who ran after it is not known.
 import json
 from dataclasses import dataclass, field
 
-from perfcounter.results import contexts, trace_time
+from perfcounter.results import contexts, plugin_results, trace_time
 
 DEFAULT_WINDOW_NS = 1_000_000
 
@@ -57,17 +57,16 @@ _last = (None, None, None)
 def of(profile, window_ns=None):
     """The Load of a PluginResults that followed tasks, in windows of
     window_ns (None: DEFAULT_WINDOW_NS); None without switches."""
-    global _last
     window_ns = window_ns or DEFAULT_WINDOW_NS
     if profile is None or not profile.switches or not profile.end_ns:
         return None
-    if _last[0] is profile and _last[1] == window_ns:
+    with plugin_results.ANALYSING:
+        if _last[0] is not profile or _last[1] != window_ns:
+            until = until_ns(profile)
+            busy = Busy(window_ns)
+            busy.add(contexts.stretches(profile), until)
+            given(profile, busy.load(until))
         return _last[2]
-    until = until_ns(profile)
-    busy = Busy(window_ns)
-    busy.add(contexts.stretches(profile), until)
-    given(profile, busy.load(until))
-    return _last[2]
 
 
 def until_ns(profile):

@@ -6,6 +6,7 @@ ended."""
 
 import gc
 import struct
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -350,6 +351,11 @@ def without_gc():
             gc.enable()
 
 
+# Held while an analysis is made: the timeline is written on a thread
+# of its own (outputs.write), and an analysis both ask for is made once.
+ANALYSING = threading.RLock()
+
+
 def once_per_run(analysis):
     """analysis(profile, target), made once for the last profile given:
     the text, --json, the timeline and the other analyses each ask for
@@ -357,10 +363,11 @@ def once_per_run(analysis):
     last = [None, None]
 
     def made(profile, target):
-        if profile is None or last[0] is not profile:
-            with without_gc():
-                last[:] = [profile, analysis(profile, target)]
-        return last[1]
+        with ANALYSING:
+            if profile is None or last[0] is not profile:
+                with without_gc():
+                    last[:] = [profile, analysis(profile, target)]
+            return last[1]
 
     def given(profile, target, value):
         """value is analysis(profile, target): made another way (as the
