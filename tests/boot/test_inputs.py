@@ -10,6 +10,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+import pytest
+
 from perfcounter import boards
 from perfcounter.paths import REPO
 
@@ -248,6 +250,19 @@ def test_an_unknown_optimization_level_is_a_usage_error(ctx, board):
 
 def test_a_missing_file_is_a_usage_error(ctx, board):
     usage_error(profile("no/such/file.c"), "no/such/file.c: no such file")
+
+
+@pytest.mark.parametrize("option", ["--timeline", "--json", "--console",
+                                    "--gmon", "--stacks", "--html"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_run(
+        ctx, board, option, tmp_path):
+    # found once the outputs were written, the run's time was lost and a
+    # traceback told it
+    missing = tmp_path / "no-such-folder" / "out"
+    usage_error(profile("--sample", option, str(missing)),
+                f"{option} {missing}: no such directory {missing.parent}")
+    usage_error(profile("--sample", option, str(tmp_path)),
+                f"{option} {tmp_path}: is a directory")
 
 
 def test_a_bad_size_is_a_usage_error(ctx, board):

@@ -389,6 +389,7 @@ def parse_args(argv):
     if args.baseline and not args.baseline.is_file():
         p.error(f"--baseline {args.baseline}: no such file")
     check_files(p, args)
+    check_outputs(p, args)
     check_stops(p, args)
     return args
 
@@ -458,6 +459,29 @@ def check_stops(parser, args):
     if args.start_at and args.sample is None and not args.cycles:
         parser.error("--start-at starts the profile: it goes with "
                      "--sample, --gprof or --cycles")
+
+
+# The options naming a file the run writes
+OUTPUT_FILES = ("console", "gmon", "stacks", "flamegraph", "speedscope",
+                "coverage", "html", "svg", "json", "timeline", "junit")
+
+
+def check_outputs(parser, args):
+    """Refuse, before the run, an output file that could not be written:
+    found only once the outputs are written, the run was lost."""
+    for name in OUTPUT_FILES:
+        path = getattr(args, name)
+        if path is None:
+            continue
+        option = f"--{name} {path}"
+        folder = path.resolve().parent
+        if not folder.is_dir():
+            parser.error(f"{option}: no such directory {folder}")
+        if path.is_dir():
+            parser.error(f"{option}: is a directory")
+        if not os.access(folder, os.W_OK | os.X_OK) or \
+                (path.exists() and not os.access(path, os.W_OK)):
+            parser.error(f"{option}: not writable")
 
 
 def check_files(parser, args):
