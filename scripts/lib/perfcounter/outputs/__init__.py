@@ -69,6 +69,10 @@ def write(result, options):
     """Every output options asks for, in the order a person reads them;
     returns the exit status (the guest's, or gate.REGRESSION_EXIT for a
     regression in a run that exited 0)."""
+    from perfcounter.results import readout
+    # the sections named as the guest's report names them, before the
+    # timeline's thread reads their names
+    readout.match_guest_reports(result.cores, result.output)
     timeline_written = None
     if options.timeline:
         # written meanwhile, on a thread of its own: the text's analyses
@@ -128,8 +132,6 @@ def _write_in_order(result, options, timeline_written):
             "could write one" + (f" (it did not stop within "
                                  f"{qemu_process.TERM_GRACE} s of SIGTERM and was "
                                  f"killed)" if result.cut_short else ""))
-    from perfcounter.results import readout
-    readout.match_guest_reports(cores, result.output)
     host_reports(cores, options.host_report, result.cut_short)
     if result.target.built:
         warn_empty_sections(cores, result.target.built.optimization)
