@@ -4,11 +4,12 @@ every board: the plugin streams its switches, probes' and stores'
 records to a file as it makes them (stream=, records/stream.h), and a
 thread walks them while QEMU runs. The stream holds the results file's
 records, in order, with its "through" points kept; the instances, the
-kernel objects, the timeline's context slices and the CPU load made
-from it are those made from the results file after the run, whatever
-the flushes; a stream cut short or restarted leaves them to be made
-after the run. On tests/firmware/tasks.c (a tick handler that sends to
-a queue and gives a semaphore, tasks that block on them)."""
+kernel objects, the heap, the timeline's context slices and the CPU
+load made from it are those made from the results file after the run,
+whatever the flushes; a stream cut short or restarted leaves them to
+be made after the run. On tests/firmware/tasks.c (a tick handler that
+sends to a queue and gives a semaphore, tasks that block on them, an
+idle task that allocates)."""
 
 import subprocess
 import tempfile
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from perfcounter import EXACT, RunConfig, Target, boot
 from perfcounter.boot.config import headless
-from perfcounter.results import contexts, cpu_load, instances, \
+from perfcounter.results import contexts, cpu_load, heap, instances, \
     kernel_objects, plugin_results, plugin_stream
 from perfcounter.results.during_run import DuringRun
 
@@ -55,6 +56,7 @@ def run(ctx, board, chunk=None, **options):
             assert all(found.slice_tails[cid] is during.instance_tails[
                 task.key] for cid, task in found.tasks.items())
             assert cpu_load.of(profile).busy is during.busy.rows
+            assert heap.of(profile, target) is during.requests.heap
         return result, stream, again, during.path.read_bytes()
 
 
@@ -92,7 +94,9 @@ def analyses(profile, target):
     found = instances.of(profile, target)
     objects = kernel_objects.of(profile, target)
     load = cpu_load.of(profile)
-    return (contexts.trace_events(profile, target, 3),
+    allocated = heap.of(profile, target)
+    return (heap.document(allocated, profile, target),
+            contexts.trace_events(profile, target, 3),
             cpu_load.rows(load, profile, target), load.busy,
             instances.rows(found, profile, target),
             instances.trace_events(found, profile, target, 4),
@@ -109,12 +113,15 @@ def test_the_analyses_made_as_it_runs_are_those_made_after_it(ctx, board):
         during = analyses(result.plugin, target)
         after = analyses(again, target)
         assert during == after, chunk
-    slices, load, _, rows, _, objects, _, waits = after
+    allocated, slices, load, _, rows, _, objects, _, waits = after
     assert len(slices) > 100 and load["contexts"]
     # what they hold: instances of each task, objects, named waits
     assert all(t["instances"] >= 1 for t in rows["tasks"]
                if t["name"] != "idle"), rows
     assert objects["objects"] and waits
+    # idle's request at each tick
+    assert [(r["name"], r["held_bytes"]) for r in allocated["by_context"]] \
+        == [("idle", 0)] and allocated["allocations"] >= 20, allocated
     assert any(t["blocked"] and "on" in t["blocked"][0]
                for t in rows["tasks"]), rows
 

@@ -526,7 +526,8 @@ def test_cpu_load_over_time_per_task_and_handler(ctx, board_name):
         assert pairs == [fine[2 * k] + fine[2 * k + 1]
                          for k in range(len(pairs))]
     # the timeline's counter track: a sample per window, 100% in each
-    counters = [e for e in trace["traceEvents"] if e["ph"] == "C"]
+    counters = [e for e in trace["traceEvents"]
+                if e["ph"] == "C" and e["name"] == "CPU load %"]
     assert len(counters) == n
     assert all(abs(sum(e["args"].values()) - 100) < 0.01 for e in counters)
     assert "CPU load in windows of 1 ms" in out

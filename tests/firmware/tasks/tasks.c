@@ -21,6 +21,9 @@
  * while it waits for the tick (the profiler's task instances); and the
  * tick's work is xTaskIncrementTick, as FreeRTOS's.
  *
+ * At each tick idle also allocates 8 to 32 bytes and frees them (the
+ * profiler's heap, as the tasks run).
+ *
  * Each work task calls deepest() once per tick, with interrupts masked,
  * which notes the stack pointer at the task's deepest point.  After
  * TICKS ticks idle prints, and exits with 0:
@@ -152,6 +155,7 @@ static void __attribute__((noreturn, noinline)) task_gamma(void)
 static void __attribute__((noreturn, noinline)) task_idle(void)
 {
     uint32_t seen = 0;
+    void *block;
     int i;
 
     while (ticks < TICKS) {
@@ -159,6 +163,9 @@ static void __attribute__((noreturn, noinline)) task_idle(void)
         if (ticks != seen) {
             seen = ticks;
             take_what_the_tick_gave();
+            block = malloc(8 + 8 * (seen % 4));
+            sink = (uint32_t)(uintptr_t)block;  /* (kept: not elided) */
+            free(block);
         }
     }
     printf("ticks %lu nmis %lu switches %lu\n", (unsigned long)ticks,

@@ -2,7 +2,8 @@
 """The task analyses made while QEMU runs, on another core: the plugin
 streams its records as it makes them (plugin_stream.py), and a thread
 of this process reads them, follows the kernel objects' calls
-(kernel_objects.Calls), walks the task instances (instances.py), and
+(kernel_objects.Calls) and the allocators' (heap.Requests), walks the
+task instances (instances.py), and
 makes the timeline's context and instance slices (contexts.slice_tails,
 instances.slice_tail) and the CPU load in the default windows
 (cpu_load.Busy) as they come. Once QEMU has exited, what is left is
@@ -62,12 +63,13 @@ class DuringRun:
 
     def _follow(self):
         # (imported here, while QEMU starts: not before it)
-        from perfcounter.results import contexts, cpu_load, instances, \
-            kernel_objects, plugin_stream
+        from perfcounter.results import contexts, cpu_load, heap, \
+            instances, kernel_objects, plugin_stream
         self.stretches = stretches = contexts.Stretches()
         self.tails = tails = []     # contexts.slice_tails()
         self.busy = busy = cpu_load.Busy(cpu_load.DEFAULT_WINDOW_NS)
         self.calls = calls = kernel_objects.Calls(self.target)
+        self.requests = requests = heap.Requests(self.target)
         self.walk = walk = instances._Walk(())
         self.instance_tails = {}    # a task's key: instances.slice_tail()
         #                             of each of its completed instances
@@ -106,6 +108,8 @@ class DuringRun:
                                 r[5] if len(r) > 5 else 0) for r in data]
             elif kind == "probe":
                 self.records[kind] += data
+                if requests.heap is not None:
+                    requests.add(data)
                 was = len(calls.waits)
                 calls.add(data)
                 # a wait's object is known once every call is: resolved
@@ -129,11 +133,11 @@ class DuringRun:
     def finish(self, profile):
         """Once QEMU has exited and profile (its PluginResults) is read:
         the analyses of it, the same as instances.of(),
-        kernel_objects.of(), contexts.slice_tails() and cpu_load.of()
-        would make, given to them for profile; nothing if they cannot be
-        (self.failed says why)."""
-        from perfcounter.results import contexts, cpu_load, instances, \
-            kernel_objects
+        kernel_objects.of(), heap.of(), contexts.slice_tails() and
+        cpu_load.of() would make, given to them for profile; nothing if
+        they cannot be (self.failed says why)."""
+        from perfcounter.results import contexts, cpu_load, heap, \
+            instances, kernel_objects
         global _kept
         _kept = self
         self.exited.set()
@@ -156,6 +160,10 @@ class DuringRun:
             self.busy.add(last, until)
             cpu_load.given(profile, self.busy.load(until))
         kernel_objects.of.given(profile, self.target, objects)
+        heap.of.given(profile, self.target,
+                      self.requests.ended(profile)
+                      if profile.probes and self.requests.heap is not None
+                      else None)
         found = None
         if profile.stores:
             self.walk.resolve_waits(self.calls.resolved)

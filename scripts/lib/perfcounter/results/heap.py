@@ -54,31 +54,51 @@ def of(profile, target):
     did not."""
     if profile is None or not profile.probes:
         return None
-    names = {start: name for (start, _), name in probed(target).items()}
-    if not names:
+    requests = Requests(target)
+    if requests.heap is None:
         return None                 # its probes were the kernel objects'
-    heap = Heap(sorted(set(names.values())), dropped=profile.probes_dropped)
-    pending = {}        # context: [(function, arguments)] of calls made
-    for returned, start, _, ns, cid, value0, value1 in profile.probes:
-        name = names.get(start)
-        if name is None:
-            continue
-        values = (value0, value1)
-        calls = pending.setdefault(cid, [])
-        if not returned:
-            if not calls and ROLES[name] == "free":
-                # Counted now: a free that yields (FreeRTOS resuming its
-                # scheduler) returns after others may reuse the block
-                _account(heap, "free", values, 0, cid, ns)
-                name = None
-            calls.append((name, values))
-            continue
-        if not calls:
-            continue        # a return whose call was before the start
-        name, args = calls.pop()
-        if not calls and name:      # the outermost, not counted yet
-            _account(heap, ROLES[name], args, values[0], cid, ns)
-    return heap
+    requests.add(profile.probes)
+    return requests.ended(profile)
+
+
+class Requests:
+    """of() made as the probes come (during_run.py)"""
+
+    def __init__(self, target):
+        self.names = {start: name
+                      for (start, _), name in probed(target).items()}
+        self.heap = Heap(sorted(set(self.names.values()))) \
+            if self.names else None
+        self.pending = {}   # context: [(function, arguments)] of calls made
+
+    def add(self, probes):
+        """The plugin's probe records, in order"""
+        heap, names, pending = self.heap, self.names, self.pending
+        for returned, start, _, ns, cid, value0, value1 in probes:
+            name = names.get(start)
+            if name is None:
+                continue
+            values = (value0, value1)
+            calls = pending.setdefault(cid, [])
+            if not returned:
+                if not calls and ROLES[name] == "free":
+                    # Counted now: a free that yields (FreeRTOS resuming
+                    # its scheduler) returns after others may reuse the
+                    # block
+                    _account(heap, "free", values, 0, cid, ns)
+                    name = None
+                calls.append((name, values))
+                continue
+            if not calls:
+                continue    # a return whose call was before the start
+            name, args = calls.pop()
+            if not calls and name:      # the outermost, not counted yet
+                _account(heap, ROLES[name], args, values[0], cid, ns)
+
+    def ended(self, profile):
+        """The Heap, once every probe record of profile was added"""
+        self.heap.dropped = profile.probes_dropped
+        return self.heap
 
 
 def _account(heap, role, args, result, cid, ns):
@@ -108,10 +128,11 @@ def _account(heap, role, args, result, cid, ns):
     heap.series.append((ns, heap.in_use))
 
 
-def document(heap, profile, target):
-    """--json's "heap"."""
+def document(heap, profile, target, series=True):
+    """--json's "heap" (without its series of bytes in use over time
+    unless series)."""
     names = contexts.labels(profile, target)
-    return {
+    doc = {
         "functions": heap.functions, "peak_bytes": heap.peak,
         "peak_at_ns": heap.peak_at_ns, "in_use_bytes": heap.in_use,
         "largest_request": heap.largest, "allocations": heap.allocations,
@@ -122,13 +143,15 @@ def document(heap, profile, target):
                        for cid, (n, size, held) in
                        sorted(heap.by_context.items(),
                               key=lambda kv: (-kv[1][1], kv[0]))
-                       if n or held],
-        "series": [list(point) for point in heap.series]}
+                       if n or held]}
+    if series:
+        doc["series"] = [list(point) for point in heap.series]
+    return doc
 
 
 def report(heap, profile, target):
     """The lines printed after the tasks' table."""
-    doc = document(heap, profile, target)
+    doc = document(heap, profile, target, series=False)
     lines = [f"\nHeap ({', '.join(heap.functions)}): peak "
              f"{heap.peak:,} bytes in use at {heap.peak_at_ns / 1e6:.3f} "
              f"ms, {heap.in_use:,} at the end; {heap.allocations:,} "
