@@ -151,12 +151,12 @@ def _write_events(f, events):
     come as text already, the others are encoded a run at a time (a
     call per event took 1.7 s of a 20 s run's timeline)."""
     sep = ""
-    for text, run in groupby(events, key=lambda e: isinstance(e, str)):
+    for kind, run in groupby(events, key=type):     # str or dict
         run = list(run)
         for k in range(0, len(run), CHUNK):
             part = run[k:k + CHUNK]
             f.write(sep)
-            f.write(",".join(part) if text else
+            f.write(",".join(part) if kind is str else
                     json.dumps(part, separators=(",", ":"))[1:-1])
             sep = ","
 
