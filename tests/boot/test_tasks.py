@@ -502,6 +502,22 @@ def loaded(ctx, board_name, window):
     return proc.stdout, doc, trace
 
 
+def test_the_load_ends_at_the_last_switch_kept():
+    """With switches dropped the series end at the last one kept: the
+    stretch it begins adds nothing, even where it falls on a window's
+    edge (it made a window past the end, and a division by its 0 ns)."""
+    for until in (3_000, 2_500):
+        busy = cpu_load.Busy(1_000)
+        busy.add([(0, 1, 0, 1_200, 9), (0, 2, 1_200, until, 9),
+                  (0, 1, until, 4_000, 9)], until)
+        load = busy.load(until)
+        assert load.windows == 3
+        assert load.busy == {1: [1_000, 200, 0],
+                             2: [0, 800, until - 2_000]}
+        # (the last window's share of its own length)
+        assert (load.peak(1), load.peak(2)) == ((1.0, 0), (1.0, 2))
+
+
 @pytest.mark.parametrize("board_name", BOARDS)
 def test_cpu_load_over_time_per_task_and_handler(ctx, board_name):
     out, doc, trace = loaded(ctx, board_name, "1ms")

@@ -108,6 +108,11 @@ class Busy:
             row = rows.get(cid)
             if row is None:
                 row = rows[cid] = []
+            if end <= start:
+                # no time: the stretch the last switch kept begins, cut
+                # at until when later switches were dropped (on a
+                # window's edge it made a window past the series' end)
+                continue
             k = start // window_ns
             if end <= (k + 1) * window_ns:     # most: in one window
                 if k >= len(row):
