@@ -274,6 +274,38 @@ def test_each_tasks_gmon_out_is_in_the_runs_unit(ctx, board):
     assert set(headers.values()) == {(1, "clocks")}, headers
 
 
+@pytest.mark.parametrize("board_name", BOARDS)
+def test_the_flat_profiles_are_gprofs_of_the_image_itself(ctx, board_name):
+    """gprof's flat profiles are read from a copy of the image without
+    its DWARF (gprof.without_dwarf: half of each gprof run looked up
+    source files that the flat profile never prints): the same text as
+    from the image itself, for the run's gmon.out and each task's, with
+    each architecture's gprof."""
+    from perfcounter import Target
+    from perfcounter.outputs import gprof
+    board = boards.get(board_name)
+    image = ctx.firmware(board, TASKS)
+    copy = gprof.without_dwarf(Target(image, board))
+    assert b".debug_info" in Path(image).read_bytes()
+    assert b".debug_" not in copy.read_bytes(), copy
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.run(
+            [str(PROFILE), "--board", board.name, "--sample", "--per-task",
+             "--gmon", "gmon.out", image], cwd=tmp,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=300)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        read = [gprof.tool(board), "-b", "-p"]
+        gmons = list(Path(tmp).glob("gmon*.out"))
+        assert len(gmons) > 1 + len(WORK_TASKS), gmons
+        for path in gmons:
+            flat = subprocess.run(read + [image, path], capture_output=True,
+                                  text=True).stdout
+            assert flat.startswith("Flat profile:"), flat
+            assert subprocess.run(read + [copy, path], capture_output=True,
+                                  text=True).stdout == flat, path.name
+
+
 def gmon_histogram_unit(path):
     """(rate, dimension) of a gmon.out's first histogram record (after the
     20-byte header: tag, low and high pc, bins, rate, dimension)."""
