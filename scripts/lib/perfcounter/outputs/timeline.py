@@ -17,7 +17,7 @@ stretch of virtual time it ran (contexts.py).
 """
 
 import json
-from itertools import groupby
+from itertools import chain, groupby
 
 from perfcounter.results import contexts, cpu_load, heap, instances, \
     kernel_objects
@@ -110,7 +110,8 @@ def trace(cores, metadata, tasks=None, load_window_ns=None):
         events += core_events(pid, core)
         dropped[f"{core.base:#010x}"] = core.timeline["dropped"]
     if tasks:
-        events += contexts.trace_events(*tasks, len(cores) + 1)
+        meta, slices = contexts.trace_parts(*tasks, len(cores) + 1)
+        events += meta + [slices]
         dropped["contexts"] = tasks[0].switches_dropped
         busy = cpu_load.of(tasks[0], load_window_ns)
         if busy:
@@ -148,16 +149,22 @@ CHUNK = 4096
 
 def _write_events(f, events):
     """Write the events to f, comma-separated JSON: contexts.py's slices
-    come as text already, the others are encoded a run at a time (a
-    call per event took 1.7 s of a 20 s run's timeline)."""
+    come as contexts.Slices, others as text already, the rest are
+    encoded a run at a time (a call per event took 1.7 s of a 20 s
+    run's timeline)."""
     sep = ""
-    for kind, run in groupby(events, key=type):     # str or dict
-        run = list(run)
-        for k in range(0, len(run), CHUNK):
-            part = run[k:k + CHUNK]
+    for kind, run in groupby(events, key=type):     # str, dict or Slices
+        if kind is contexts.Slices:
+            texts = chain.from_iterable(s.chunks(CHUNK) for s in run)
+        else:
+            run = list(run)
+            texts = (",".join(part) if kind is str else
+                     json.dumps(part, separators=(",", ":"))[1:-1]
+                     for part in (run[k:k + CHUNK]
+                                  for k in range(0, len(run), CHUNK)))
+        for text in texts:
             f.write(sep)
-            f.write(",".join(part) if kind is str else
-                    json.dumps(part, separators=(",", ":"))[1:-1])
+            f.write(text)
             sep = ","
 
 
