@@ -8,8 +8,11 @@ from perfcounter.errors import Failure
 from perfcounter.paths import CACHE
 from perfcounter.target import disassembly
 
-# Copies of images without their DWARF, by the image's SHA-256
+# Copies of images without their DWARF, by the image's SHA-256: the ones
+# used last, up to KEPT_BYTES (an image built at each commit makes one
+# each; the test suite's 566 images make 16 MB)
 IMAGES = CACHE / "gprof-images"
+KEPT_BYTES = 256 << 20
 
 
 def tool(board):
@@ -48,8 +51,11 @@ def without_dwarf(target):
     static function: it reads the image itself). target's own image if
     the copy cannot be made."""
     copy = IMAGES / f"{target.elf.sha256}.elf"
-    if copy.exists():
+    try:
+        os.utime(copy)      # (the ones used last are kept)
         return copy
+    except OSError:
+        pass                # none yet (or a cache it cannot touch)
     made = copy.with_name(f"{copy.name}.{os.getpid()}")
     try:
         IMAGES.mkdir(parents=True, exist_ok=True)
@@ -59,8 +65,25 @@ def without_dwarf(target):
         if proc.returncode != 0:
             return target.path
         os.replace(made, copy)
+        _forget_oldest()
     except (OSError, Failure):
         return target.path
     finally:
         made.unlink(missing_ok=True)
     return copy
+
+
+def _forget_oldest():
+    """Remove the copies used before the last KEPT_BYTES of them"""
+    copies = []
+    for path in IMAGES.glob("*.elf"):
+        try:
+            st = path.stat()
+        except OSError:
+            continue        # (another run removed it)
+        copies.append((st.st_mtime_ns, st.st_size, path))
+    kept = 0
+    for _, size, path in sorted(copies, reverse=True):
+        kept += size
+        if kept > KEPT_BYTES:
+            path.unlink(missing_ok=True)
