@@ -256,23 +256,29 @@ def trace_events(found, profile, target, pid):
     full demo's 4 s)."""
     names = contexts.labels(profile, target)
     tids = {}
-    encoded = {}        # a name's JSON text
+    heads = {}      # (handle, op, failed): the text before "ts"'s value
+    tails = {}      # context id: the text after it
+    us = trace_time.us
     events = [{"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
                "args": {"name": "kernel objects"}}]
     for ns, handle, op, cid, failed in found.events[:MAX_INSTANTS]:
         if ns < 0:
             continue
-        tid = tids.get(handle)
-        if tid is None:
-            tid = tids[handle] = len(tids) + 1
-            events.append({"ph": "M", "name": "thread_name", "pid": pid,
-                           "tid": tid,
-                           "args": {"name": label(found.objects[handle])}})
-        what = op + (" failed" if failed else "")
-        name = encoded.get(what) or encoded.setdefault(what, json.dumps(what))
-        by = encoded.get(cid) or encoded.setdefault(
-            cid, json.dumps(names.get(cid, f"context {cid}")))
-        events.append(f'{{"ph":"i","s":"t","name":{name},'
-                      f'"cat":"kernel object","pid":{pid},"tid":{tid},'
-                      f'"ts":{trace_time.us(ns)},"args":{{"by":{by}}}}}')
+        head = heads.get((handle, op, failed))
+        if head is None:
+            tid = tids.get(handle)
+            if tid is None:
+                tid = tids[handle] = len(tids) + 1
+                events.append({"ph": "M", "name": "thread_name", "pid": pid,
+                               "tid": tid, "args": {
+                                   "name": label(found.objects[handle])}})
+            name = json.dumps(op + (" failed" if failed else ""))
+            head = heads[handle, op, failed] = (
+                f'{{"ph":"i","s":"t","name":{name},"cat":"kernel object",'
+                f'"pid":{pid},"tid":{tid},"ts":')
+        tail = tails.get(cid)
+        if tail is None:
+            by = json.dumps(names.get(cid, f"context {cid}"))
+            tail = tails[cid] = f',"args":{{"by":{by}}}}}'
+        events.append(head + us(ns) + tail)
     return events
