@@ -186,6 +186,21 @@ def read_until(fd, text, seconds=30):
     return data
 
 
+def connected(path, seconds=10):
+    """A client of the UNIX socket QEMU serves at path, as a runner
+    connects: its file appears when QEMU binds it, a moment before QEMU
+    listens, and a connection made between the two is refused"""
+    for _ in range(int(seconds / 0.01)):
+        client = socket.socket(socket.AF_UNIX)
+        try:
+            client.connect(str(path))
+            return client
+        except ConnectionRefusedError:
+            client.close()
+            time.sleep(0.01)
+    raise AssertionError(f"{path}: every connection refused for {seconds} s")
+
+
 @pytest.mark.parametrize("served", ["pty", "socket"])
 def test_a_test_runner_drives_a_served_uart_and_ends_the_run_with_sigterm(
         ctx, board, served):
@@ -209,8 +224,7 @@ def test_a_test_runner_drives_a_served_uart_and_ends_the_run_with_sigterm(
                 fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
                 tty.setraw(fd)
             else:
-                client = socket.socket(socket.AF_UNIX)
-                client.connect(str(path))
+                client = connected(path)
                 fd = client.fileno()
             # What the guest sent before the runner opened the pty is
             # lost, as with QEMU's own: a runner asks for a prompt
