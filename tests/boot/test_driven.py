@@ -186,21 +186,6 @@ def read_until(fd, text, seconds=30):
     return data
 
 
-def connected(path, seconds=10):
-    """A client of the UNIX socket QEMU serves at path, as a runner
-    connects: its file appears when QEMU binds it, a moment before QEMU
-    listens, and a connection made between the two is refused"""
-    for _ in range(int(seconds / 0.01)):
-        client = socket.socket(socket.AF_UNIX)
-        try:
-            client.connect(str(path))
-            return client
-        except ConnectionRefusedError:
-            client.close()
-            time.sleep(0.01)
-    raise AssertionError(f"{path}: every connection refused for {seconds} s")
-
-
 @pytest.mark.parametrize("served", ["pty", "socket"])
 def test_a_test_runner_drives_a_served_uart_and_ends_the_run_with_sigterm(
         ctx, board, served):
@@ -209,6 +194,13 @@ def test_a_test_runner_drives_a_served_uart_and_ends_the_run_with_sigterm(
     SIGTERM, which leaves every output written and marked."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "uart, 0"
+        stale_inode = None
+        if served == "socket":
+            # as a run killed with SIGKILL leaves it: replaced
+            stale = socket.socket(socket.AF_UNIX)
+            stale.bind(str(path))
+            stale.close()
+            stale_inode = path.stat().st_ino
         proc = subprocess.Popen(
             [str(PROFILE), ctx.firmware(board, SHELL), "--board",
              board.name, f"--uart-{served}", path, "--sample", "--json",
@@ -217,14 +209,18 @@ def test_a_test_runner_drives_a_served_uart_and_ends_the_run_with_sigterm(
             stderr=subprocess.PIPE, text=True, start_new_session=True)
         try:
             for _ in range(400):
-                if path.exists():
+                if path.exists() and path.lstat().st_ino != stale_inode:
                     break
                 time.sleep(0.05)
             if served == "pty":
                 fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
                 tty.setraw(fd)
             else:
-                client = connected(path)
+                # at once: the file appears once the socket listens (it
+                # used to appear a moment before, and a connection made
+                # between the two was refused)
+                client = socket.socket(socket.AF_UNIX)
+                client.connect(str(path))
                 fd = client.fileno()
             # What the guest sent before the runner opened the pty is
             # lost, as with QEMU's own: a runner asks for a prompt
@@ -239,9 +235,11 @@ def test_a_test_runner_drives_a_served_uart_and_ends_the_run_with_sigterm(
                 os.killpg(proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+        left = path.exists() or path.is_symlink()
         doc = json.loads((Path(tmp) / "run.json").read_text())
         stacks = (Path(tmp) / "stacks.txt").read_text()
     assert proc.returncode == 128 + signal.SIGTERM, err
+    assert not left, f"the run left its {served} at {path}"
     assert doc["run"]["ended"] == "signal" and doc["run"]["signal"] == \
         "SIGTERM"
     assert "run: cut short by SIGTERM" in err and stacks

@@ -208,10 +208,17 @@ def test_input_options_that_cannot_work_are_refused_in_one_line(ctx, board):
                 (["--input", feed, "--no-icount"], "input in virtual time "
                  "needs -icount"),
                 (["--input", feed, "--uart-pty", Path(tmp) / "pty"],
-                 "UART 0 is given twice")]:
+                 "UART 0 is given twice"),
+                (["--uart-socket", feed], f"{feed}: exists and is not a "
+                 f"socket (uart0 would be served there)"),
+                (["--uart-socket", Path(tmp) / "no" / "sock"],
+                 f"cannot serve uart0 on {Path(tmp) / 'no' / 'sock'}: "
+                 f"No such file or directory")]:
             proc = profile(image, *options)
             refused(proc, why)
             assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert feed.read_text() == "help\n"
+        assert os.listdir(tmp) == ["in.txt"]
 
 
 def test_a_compile_error_shows_the_compilers_messages_first(ctx, board):

@@ -17,6 +17,7 @@ from perfcounter.build import qemu as qemu_build
 from perfcounter.errors import Failure
 from perfcounter.boot import qemu_process
 from perfcounter.boot.config import EXACT, RunConfig
+from perfcounter.boot.served_sockets import ServedSockets
 
 __all__ = ["EXACT", "RunConfig", "run"]
 
@@ -60,12 +61,18 @@ def launch(config, qemu, workdir, echo=False, verbose=False, stop=None,
     qemu_process options, for run() and a Session; during: the
     DuringRun its plugin streams its records to)."""
     config.write_files(workdir)
-    return qemu_process.launch(
-        config.command(qemu, Path(workdir), during), config.board,
-        timeout=config.timeout, capture=not echo, keep=echo,
-        verbose=verbose, image=config.target.readable,
-        cwd=config.guest_cwd, console=config.console, stop=stop,
-        terminal=config.terminal, started=started)
+    with ServedSockets(config.serials) as served:
+        def begun(proc):
+            served.close_ours()
+            if started:
+                started(proc)
+        return qemu_process.launch(
+            config.command(qemu, Path(workdir), during, served.fds),
+            config.board, timeout=config.timeout, capture=not echo,
+            keep=echo, verbose=verbose, image=config.target.readable,
+            cwd=config.guest_cwd, console=config.console, stop=stop,
+            terminal=config.terminal, started=begun,
+            pass_fds=tuple(served.fds.values()))
 
 
 def collect(config, exited, qemu, workdir, started, during=None):

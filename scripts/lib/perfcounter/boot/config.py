@@ -339,12 +339,15 @@ class RunConfig:
         """Virtual ns between two input bytes on a UART at baud."""
         return round(BITS_PER_CHARACTER * 1e9 / self.baud)
 
-    def serial_args(self):
+    def serial_args(self, served=None):
         """Every UART of the board, to QEMU's stdout (where the guest's
         semihosting output goes too) or to the console file, but those
         a Serial says receive input or are served elsewhere; a Cortex-M's
         ITM stimulus ports (printf over SWO) along.  The outputs write
-        when the guest does, so they stay in the guest's order."""
+        when the guest does, so they stay in the guest's order.  served:
+        the listening sockets (UART: descriptor) QEMU inherits for the
+        Serials served on a socket; QEMU makes those without one."""
+        served = served or {}
         # Not stdio (one frontend) nor a mux (four at most): the same
         # file opened once for each UART, appending
         out = quoted(Path(self.console).resolve() if self.console
@@ -365,9 +368,9 @@ class RunConfig:
             elif s and s.pty:
                 spec = f"pty,id=uart{i},path={quoted(Path(s.pty).absolute())}"
             elif s and s.socket:
-                spec = (f"socket,id=uart{i},path="
-                        f"{quoted(Path(s.socket).absolute())},server=on,"
-                        f"wait=on")
+                where = (f"fd={served[i]}" if i in served else
+                         f"path={quoted(Path(s.socket).absolute())}")
+                spec = f"socket,id=uart{i},{where},server=on,wait=on"
             elif s and s.terminal:
                 spec = (f"file,id=uart{i},path={out},append=on,"
                         f"input-path=/proc/self/fd/0")
@@ -392,15 +395,16 @@ class RunConfig:
                 f"{start:#x} {end:#x}\n"
                 for start, end, _ in self.target.function_ranges))
 
-    def command(self, qemu, workdir, during=None):
+    def command(self, qemu, workdir, during=None, served=None):
         """The QEMU command line (a list) that boots the target: its UARTs
         and semihosting on QEMU's stdout (or the console file), every
         counter core, -icount, the plugin, QMP, the extra arguments;
         the files it names in workdir are write_files()'s (during: the
-        DuringRun that makes the analyses as the run goes)."""
+        DuringRun that makes the analyses as the run goes; served: as
+        serial_args())."""
         board = self.board
         cmd = headless(qemu, board, serial=False, cpu=self.cpu) + \
-            self.serial_args()
+            self.serial_args(served)
         cmd += ["-chardev", "stdio,id=guest-stdio", "-semihosting-config",
                 "enable=on,target=native,chardev=guest-stdio"]
         for base, sections in self.cores if self.counters else ():

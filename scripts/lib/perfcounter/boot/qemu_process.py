@@ -110,7 +110,7 @@ class Relay:
 
 def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
            verbose=False, image=None, keep=False, cwd=None, console=None,
-           stop=None, terminal=False, started=None):
+           stop=None, terminal=False, started=None, pass_fds=()):
     """Run the QEMU command cmd (for board) until the guest exits; stop
     it after timeout host seconds, or when stop (a signals.StopRequest:
     a terminating signal arrived, a session ended the run) is requested.
@@ -122,7 +122,8 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
     passed on and also kept.  cwd is where the guest's semihosting file
     I/O lands; console the file the UARTs write (emptied first).  With
     terminal, QEMU reads the process's standard input (a UART does).
-    started(proc) is called once QEMU runs.
+    started(proc) is called once QEMU runs.  pass_fds: descriptors QEMU
+    inherits (the sockets its command line names by number).
     """
     if stop:
         # From here a signal stops the run (or marks it), never unwinds:
@@ -138,7 +139,8 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
         proc = subprocess.Popen(END_WITH_PARENT + cmd, cwd=cwd,
                                 stdin=None if terminal else subprocess.DEVNULL,
                                 stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE)
+                                stderr=subprocess.PIPE,
+                                pass_fds=pass_fds)
     except OSError as err:
         raise Failure(f"cannot run {cmd[0]}: {err}") from None
     noise = {f"{Path(cmd[0]).name}: {n}" for n in board.stderr_noise}

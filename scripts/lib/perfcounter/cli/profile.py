@@ -654,8 +654,6 @@ def announce(config):
             say(f"uart{serial.uart}: {serial.input.stat().st_size:,} bytes "
                 f"of input, a byte each {config.char_ns / 1000:g} us of "
                 f"virtual time when the UART has room")
-        elif serial.socket:
-            say(f"uart{serial.uart} waits for a client on {serial.socket}")
     if config.profile is not None and config.follow_tasks and \
             target.readable:
         layout = target.rtos_layout
