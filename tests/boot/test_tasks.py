@@ -277,10 +277,10 @@ def test_each_tasks_gmon_out_is_in_the_runs_unit(ctx, board):
 @pytest.mark.parametrize("board_name", BOARDS)
 def test_the_flat_profiles_are_gprofs_of_the_image_itself(ctx, board_name):
     """gprof's flat profiles are read from a copy of the image without
-    its DWARF (gprof.without_dwarf: half of each gprof run looked up
-    source files that the flat profile never prints): the same text as
-    from the image itself, for the run's gmon.out and each task's, with
-    each architecture's gprof."""
+    its DWARF and its mapping symbols (gprof.without_dwarf: half of each
+    gprof run looked up source files that the flat profile never
+    prints): the same text as from the image itself, for the run's
+    gmon.out and each task's, with each architecture's gprof."""
     from perfcounter import Target
     from perfcounter.outputs import gprof
     board = boards.get(board_name)
@@ -288,6 +288,10 @@ def test_the_flat_profiles_are_gprofs_of_the_image_itself(ctx, board_name):
     copy = gprof.without_dwarf(Target(image, board))
     assert b".debug_info" in Path(image).read_bytes()
     assert b".debug_" not in copy.read_bytes(), copy
+    # $t, $a, $d, $x, $xrv32i2p1...: in the string table, nul-terminated
+    mapping = re.compile(rb"\0\$[adtx](\0|\.|rv)")
+    assert mapping.search(Path(image).read_bytes())
+    assert not mapping.search(copy.read_bytes()), copy
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.run(
             [str(PROFILE), "--board", board.name, "--sample", "--per-task",
