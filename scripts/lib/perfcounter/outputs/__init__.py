@@ -71,56 +71,21 @@ def write(result, options):
     regression in a run that exited 0)."""
     from perfcounter.results import readout
     # the sections named as the guest's report names them, before the
-    # timeline's thread reads their names
+    # timeline's writer reads their names
     readout.match_guest_reports(result.cores, result.output)
     timeline_written = None
     if options.timeline:
-        # written meanwhile, on a thread of its own: the text's analyses
-        # and gprof's runs leave this one waiting
-        from perfcounter.outputs import timeline
-        timeline_written = _Background(
-            timeline.write, options.timeline, result, options.load_window_ns)
+        # written meanwhile (in a process of its own): the text's
+        # analyses and gprof's runs leave this one waiting
+        from perfcounter.outputs import meanwhile, timeline
+        timeline_written = meanwhile.begin(
+            f"writing {options.timeline}", timeline.write, options.timeline,
+            result, options.load_window_ns)
     try:
         return _write_in_order(result, options, timeline_written)
     finally:
         if timeline_written:
             timeline_written.join()     # ends even if another failed
-
-
-class _Background:
-    """work(*args) on a thread of its own, begun at once"""
-
-    # how often Python hands its lock to another thread meanwhile (5 ms
-    # by default): each file this one opens or process it starts waited
-    # that long for the lock back (--per-task's 102 gmon.out files took
-    # 1 s instead of 0.07 s to write)
-    SWITCH_INTERVAL = 0.0001
-
-    def __init__(self, work, *args):
-        import threading
-        self.raised = None
-        self.interval = sys.getswitchinterval()
-        sys.setswitchinterval(self.SWITCH_INTERVAL)
-        self.thread = threading.Thread(target=self._run, args=(work, args),
-                                       daemon=True, name=work.__qualname__)
-        self.thread.start()
-
-    def _run(self, work, args):
-        try:
-            work(*args)
-        except BaseException as err:
-            self.raised = err
-        finally:
-            sys.setswitchinterval(self.interval)
-
-    def join(self):
-        self.thread.join()
-
-    def result(self):
-        """Once work has ended; raises what it raised"""
-        self.join()
-        if self.raised is not None:
-            raise self.raised
 
 
 def _write_in_order(result, options, timeline_written):

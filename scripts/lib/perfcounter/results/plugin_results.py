@@ -351,8 +351,9 @@ def without_gc():
             gc.enable()
 
 
-# Held while an analysis is made: the timeline is written on a thread
-# of its own (outputs.write), and an analysis both ask for is made once.
+# Held while an analysis is made: the timeline may be written on a
+# thread of its own (outputs.meanwhile), and an analysis both ask for is
+# made once.
 ANALYSING = threading.RLock()
 
 
