@@ -195,7 +195,8 @@ def trace_events(load, profile, target, pid):
     names = contexts.labels(profile, target)
     order = [c.id for c in contexts.used(profile) if c.id in load.busy]
     # each window's "name":percent, a column per context
-    rows = zip(*[_encoded(json.dumps(names[cid]) + ":", load, cid)
+    percents = _Percents(load.window_ns)
+    rows = zip(*[_encoded(json.dumps(names[cid]) + ":", load, cid, percents)
                  for cid in order]) if order else [()] * load.windows
     head = f'{{"ph":"C","name":"CPU load %","pid":{pid},"tid":0,"ts":'
     return [f'{head}{trace_time.us(k * load.window_ns)},"args":{{' +
@@ -203,16 +204,42 @@ def trace_events(load, profile, target, pid):
             for k, values in enumerate(rows)]
 
 
-def _encoded(key, load, cid):
+def _encoded(key, load, cid, percents):
     """[key + context cid's percent of each window, as JSON]: made once
     per value (most are a sleeping task's 0) and looked up without a
-    Python step per window (the 20 s run's 2.2 M values)"""
+    Python step per window (the 20 s run's 2.2 M values); percents: the
+    percents' texts by ns, shared by the contexts (that run's 109
+    contexts have 69,427 values of their own, 10,114 in all)"""
     busy = load.busy[cid]
-    texts = {ns: key + _percent(ns / load.window_ns) for ns in set(busy)}
-    column = list(map(texts.__getitem__, busy))
+    column = list(map(_Texts(key, percents).__getitem__, busy))
     if column:      # (the last window is cut at the end)
         column[-1] = key + _percent(load.last_share(cid))
     return column
+
+
+class _Percents(dict):
+    """A window's percent as JSON, by its ns, each made as it is first
+    asked for"""
+
+    def __init__(self, window_ns):
+        self.window_ns = window_ns
+
+    def __missing__(self, ns):
+        text = self[ns] = _percent(ns / self.window_ns)
+        return text
+
+
+class _Texts(dict):
+    """key + a window's percent (of percents: _Percents), by its ns, each
+    made as it is first asked for"""
+
+    def __init__(self, key, percents):
+        self.key = key
+        self.percents = percents
+
+    def __missing__(self, ns):
+        text = self[ns] = self.key + self.percents[ns]
+        return text
 
 
 def _percent(share):
