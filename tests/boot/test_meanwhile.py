@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """outputs.meanwhile: the timeline written beside the other outputs, in
-a forked process when nothing else runs threads, on a thread otherwise;
-what the work raised, or how its process died, reaches the caller."""
+a forked process when nothing else runs threads and the memory allows,
+on a thread otherwise; what the work raised, or how its process died,
+reaches the caller."""
 
 import os
 import signal
@@ -84,13 +85,19 @@ def test_a_process_with_other_threads_gets_a_thread(tmp_path):
         meanwhile.begin("writing x", fail_with, ValueError("a bug")).result()
 
 
-def test_a_process_alone_forks():
+@pytest.mark.parametrize("memory, kind", [("enough", "Forked"),
+                                          ("short", "Threaded")])
+def test_a_process_alone_forks_if_the_memory_allows(memory, kind):
+    # (a child copies each page it touches: up to all of them)
     code = ("import os\n"
             "from perfcounter.outputs import meanwhile\n"
+            "assert meanwhile._memory_to_copy()\n"
+            + ("meanwhile._memory_to_copy = lambda: False\n"
+               if memory == "short" else "") +
             "done = meanwhile.begin('x', os.getpid)\n"
             "done.result()\n"
             "print(type(done).__name__)\n")
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True,
         env=dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib")))
-    assert out.stdout == "Forked\n", out.stdout + out.stderr
+    assert out.stdout == kind + "\n", out.stdout + out.stderr
