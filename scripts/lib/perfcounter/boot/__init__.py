@@ -9,7 +9,6 @@ counter core's readout and the plugin's results into a Result.
     result.exit_code, result.cores[0].clocks, result.profile.histogram
 """
 
-import tempfile
 import time
 from pathlib import Path
 
@@ -39,6 +38,7 @@ def run(config, qemu=None, workdir=None, echo=False, verbose=False,
     config.validate()
     qemu = qemu or qemu_build.ensure_built()
     if workdir is None:
+        import tempfile     # (scripts/profile gives one: 3.5 ms less)
         with tempfile.TemporaryDirectory() as tmp:
             return run(config, qemu, tmp, echo, verbose, signals)
     started = time.monotonic()

@@ -12,9 +12,7 @@ compiled before with the same headers, compiler and flags is not
 compiled again (a run of many_functions.c: 2.4 s of it), linking is.
 """
 
-import json
 import re
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -54,6 +52,7 @@ def _meson_build(board, builddir, interrupted):
     cross = f"{board.cross_file}\n{board.cross_file.read_text()}"
     stale = cross_stamp.exists() and cross_stamp.read_text() != cross
     if (interrupted or stale) and builddir.exists():
+        import shutil   # (here: not imported by every run)
         shutil.rmtree(builddir)
     if not (builddir / "build.ninja").exists():
         say(f"configuring firmware build for {board.name} in {builddir}")
@@ -100,6 +99,7 @@ class Toolchain:
     def of(cls, builddir):
         """The compiler, flags and library Meson built the template
         program with, from its introspection data."""
+        import json     # (here: not imported by every run)
         targets = json.loads(
             (builddir / "meson-info" / "intro-targets.json").read_text())
         for t in targets:

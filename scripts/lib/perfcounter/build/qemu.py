@@ -11,7 +11,6 @@ incrementally, new configure options or a new QEMU version from scratch.
 
 import os
 import re
-import shutil
 import subprocess
 import time
 import zlib
@@ -93,6 +92,7 @@ def source_tree():
 
 
 def _download_source(top):
+    import shutil   # (a build's: not imported by every run)
     say(f"downloading Debian's QEMU source package "
         f"(apt-get source {SOURCE_PACKAGE})")
     if top.exists():
@@ -181,6 +181,7 @@ def lay_device_into(src, pristine):
     back as they are in pristine, so that the tree can be rebuilt
     incrementally.  Returns the files touched, for the next time.
     """
+    import shutil   # (a build's: not imported by every run)
     record = src / ".perf-counter-files"
     if record.exists():
         for rel in record.read_text().split():
@@ -257,6 +258,7 @@ def ensure_built(qtests=False):
 
 
 def _build(qemu, pristine, version):
+    import shutil   # (a build's: not imported by every run)
     start = time.monotonic()
     root = qemu.root
     root.parent.mkdir(parents=True, exist_ok=True)
@@ -320,6 +322,7 @@ def ensure_fuzzer_built():
 
 
 def _build_fuzzer(qemu, builddir):
+    import shutil   # (a build's: not imported by every run)
     start = time.monotonic()
     if not _current(builddir / ".configure-options",
                     "\n".join(FUZZ_CONFIGURE)):

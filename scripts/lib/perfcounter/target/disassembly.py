@@ -6,7 +6,6 @@ function's instructions (--annotate).  The cross tools' names are here,
 their one owner."""
 
 import re
-import shutil
 import subprocess
 
 from perfcounter.errors import Failure
@@ -27,6 +26,7 @@ _LINE = re.compile(r"^\s*([0-9a-f]+):\s+(\S+)")
 
 def tool(board, name):
     """The board's cross tool name ('objdump', 'gprof'), installed."""
+    import shutil   # (here: with the compressors it loads, 2 ms of a start)
     path = PREFIXES[board.arch] + name
     if not shutil.which(path):
         raise Failure(f"{path} is missing; it comes with Debian's cross "

@@ -8,7 +8,6 @@ read or written is as if absent."""
 
 import json
 import os
-import tempfile
 import time
 
 from perfcounter.paths import CACHE
@@ -76,6 +75,7 @@ def put(sha, key, value):
 def _write(path, text):
     """path holds text, whole or not at all (runs in parallel share the
     cache)"""
+    import tempfile     # (here: each run reads, few write)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False,
