@@ -321,7 +321,8 @@ def test_gprofs_copies_without_dwarf_keep_to_their_bytes(ctx, board,
                (IMAGE, "tests/firmware/tasks.elf", "tests/firmware/heap.elf")]
     with tempfile.TemporaryDirectory() as tmp:
         monkeypatch.setattr(gprof, "IMAGES", Path(tmp) / "sizes")
-        sizes = [gprof.without_dwarf(t).stat().st_size for t in targets]
+        sizes = [gprof.without_dwarf(t).stat().st_blocks * 512  # on disk
+                 for t in targets]
         monkeypatch.setattr(gprof, "IMAGES", Path(tmp) / "kept")
         monkeypatch.setattr(gprof, "KEPT_BYTES", sum(sizes) - 1)
         first, second = (gprof.without_dwarf(t) for t in targets[:2])

@@ -81,6 +81,53 @@ def test_the_digest_of_a_file_not_just_written_is_kept(tmp_path,
     assert image_cache.content(image)[1] == "f" * 64
 
 
+def test_the_cache_keeps_the_images_used_last_to_its_bytes(tmp_path,
+                                                           monkeypatch):
+    """One file per image, each build of one a new one: the ones used
+    last are kept, to KEPT_BYTES on disk, trimmed once a day at most."""
+    monkeypatch.setattr(image_cache, "DIR", tmp_path / "images")
+    monkeypatch.setattr(image_cache, "DIGESTS", tmp_path / "digests")
+    monkeypatch.setattr(image_cache, "TRIM_EVERY_SECONDS", -1)  # always
+    value = "x" * 10_000
+    for sha in ("a", "b"):
+        image_cache.put(sha, "symbols", value)
+    a, b = (image_cache._path(sha) for sha in ("a", "b"))
+    made = b.stat().st_mtime_ns
+    os.utime(a, ns=(made - 10**9, made - 10**9))    # made before
+    assert image_cache.get("a", "symbols") == value     # used again
+    assert a.stat().st_mtime_ns > made
+    on_disk = a.stat().st_blocks * 512
+    monkeypatch.setattr(image_cache, "KEPT_BYTES", 2 * on_disk)
+    image_cache.put("c", "symbols", value)
+    assert a.exists() and image_cache._path("c").exists()
+    assert not b.exists()
+    # not trimmed again within the day
+    monkeypatch.setattr(image_cache, "TRIM_EVERY_SECONDS", 3600)
+    monkeypatch.setattr(image_cache, "KEPT_BYTES", 0)
+    image_cache.put("d", "symbols", value)
+    assert a.exists() and image_cache._path("d").exists()
+
+
+def test_the_digests_used_last_are_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(image_cache, "DIR", tmp_path / "images")
+    monkeypatch.setattr(image_cache, "DIGESTS", tmp_path / "digests")
+    monkeypatch.setattr(image_cache, "RACY_NS", -1 << 62)   # all old
+    monkeypatch.setattr(image_cache, "TRIM_EVERY_SECONDS", -1)
+    images = [tmp_path / f"app{k}.elf" for k in range(3)]
+    for k, image in enumerate(images):
+        image.write_bytes(b"image" * 100 + bytes([k]))
+        image_cache.content(image)
+    digests = sorted((tmp_path / "digests").iterdir(),
+                     key=lambda p: p.stat().st_mtime_ns)
+    for age, digest in enumerate(reversed(digests)):    # the first oldest
+        os.utime(digest, ns=(10**18 - age * 10**9,) * 2)
+    image_cache.content(images[0])      # its digest used again
+    block = digests[0].stat().st_blocks * 512
+    monkeypatch.setattr(image_cache, "DIGESTS_KEPT_BYTES", 2 * block)
+    image_cache.put("a", "symbols", [])
+    assert [d.exists() for d in digests] == [True, False, True]
+
+
 @pytest.mark.parametrize("damage", [
     "not JSON", "[1, 2]", json.dumps({"layout": {"segments": 5},
                                       "symbols": {"symbols": []}}),

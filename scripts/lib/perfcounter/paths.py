@@ -13,3 +13,22 @@ CACHE = Path(os.environ.get("PERF_COUNTER_CACHE")
 # Firmware build directories live in the checkout, like any meson build
 # (elsewhere with PERF_COUNTER_BUILD: the tests race cold builds there).
 BUILD = Path(os.environ.get("PERF_COUNTER_BUILD") or REPO / "build")
+
+
+def trim(directory, pattern, kept_bytes):
+    """Remove the files of directory matching pattern that were used
+    before the last kept_bytes of them (on disk; a file's use is its
+    modification time, which its users touch): a cache of one file per
+    image would otherwise grow with every build."""
+    files = []
+    for path in Path(directory).glob(pattern):
+        try:
+            st = path.stat()
+        except OSError:
+            continue        # (another run removed it)
+        files.append((st.st_mtime_ns, st.st_blocks * 512, path))
+    kept = 0
+    for _, size, path in sorted(files, reverse=True):
+        kept += size
+        if kept > kept_bytes:
+            path.unlink(missing_ok=True)

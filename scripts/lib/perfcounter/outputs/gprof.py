@@ -5,7 +5,7 @@ import os
 import subprocess
 
 from perfcounter.errors import Failure
-from perfcounter.paths import CACHE
+from perfcounter.paths import CACHE, trim
 from perfcounter.target import disassembly
 
 # Copies of images for the flat profile, by the image's SHA-256: the
@@ -73,25 +73,9 @@ def without_dwarf(target):
         if proc.returncode != 0:
             return target.path
         os.replace(made, copy)
-        _forget_oldest()
+        trim(IMAGES, "*.elf", KEPT_BYTES)
     except (OSError, Failure):
         return target.path
     finally:
         made.unlink(missing_ok=True)
     return copy
-
-
-def _forget_oldest():
-    """Remove the copies used before the last KEPT_BYTES of them"""
-    copies = []
-    for path in IMAGES.glob("*.elf"):
-        try:
-            st = path.stat()
-        except OSError:
-            continue        # (another run removed it)
-        copies.append((st.st_mtime_ns, st.st_size, path))
-    kept = 0
-    for _, size, path in sorted(copies, reverse=True):
-        kept += size
-        if kept > KEPT_BYTES:
-            path.unlink(missing_ok=True)

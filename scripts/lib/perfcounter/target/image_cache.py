@@ -4,19 +4,25 @@ SHA-256) across runs: its symbols and what its DWARF says of its RTOS
 take pyelftools a tenth of a second to a second to read, and CI runs
 the same image many times. One JSON file per image and per FORMAT of
 what is kept in it, in the cache (paths.CACHE); a file that cannot be
-read or written is as if absent."""
+read or written is as if absent. The files used last are kept, up to
+KEPT_BYTES (the digests up to DIGESTS_KEPT_BYTES): trimmed when an image
+is read anew (which pyelftools makes slow anyway), once a day at most."""
 
 import json
 import os
 import time
 
-from perfcounter.paths import CACHE
+from perfcounter.paths import CACHE, trim
 
 # Raise when what a key holds changes shape
 FORMAT = 1
 DIR = CACHE / "images"
 DIGESTS = CACHE / "image-digests"     # file identity: SHA-256
 RACY_NS = 1_000_000_000
+# (the full FreeRTOS demo's file is 70 KB; a digest takes a block)
+KEPT_BYTES = 64 << 20
+DIGESTS_KEPT_BYTES = 16 << 20
+TRIM_EVERY_SECONDS = 24 * 3600
 
 
 def content(path):
@@ -36,6 +42,7 @@ def content(path):
     try:
         sha = known.read_text()
         if len(sha) == 64 and len(data) == st.st_size:
+            os.utime(known)     # (used: trim() keeps it)
             return data, sha
     except OSError:
         pass
@@ -52,9 +59,12 @@ def _path(sha):
 
 
 def _kept(sha):
-    """What the image's file holds: {key: value}, or {}"""
+    """What the image's file holds: {key: value}, or {}; the file marked
+    used (trim() keeps the ones used last)"""
+    path = _path(sha)
     try:
-        kept = json.loads(_path(sha).read_text())
+        kept = json.loads(path.read_text())
+        os.utime(path)
     except (OSError, ValueError):
         return {}
     return kept if isinstance(kept, dict) else {}
@@ -70,6 +80,17 @@ def put(sha, key, value):
     kept = _kept(sha)
     kept[key] = value
     _write(_path(sha), json.dumps(kept))
+    # At most once a day (a stamp's time): listing 11,000 files took
+    # 0.1 s, the time pyelftools takes to read a small image
+    stamp = DIR / ".trimmed"
+    try:
+        due = time.time() - stamp.stat().st_mtime > TRIM_EVERY_SECONDS
+    except OSError:
+        due = True
+    if due:
+        _write(stamp, "")
+        trim(DIR, "*.json", KEPT_BYTES)
+        trim(DIGESTS, "*", DIGESTS_KEPT_BYTES)
 
 
 def _write(path, text):
