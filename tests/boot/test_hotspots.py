@@ -312,24 +312,24 @@ def test_sampled_call_stacks_and_counts_are_the_exact_ones(ctx, board):
     assert max(s.count("recurse") for s in exact_stacks) == 5
 
 
-def test_gprofs_copies_without_dwarf_keep_to_their_bytes(ctx, board,
-                                                         monkeypatch):
-    """gprof.without_dwarf's copies: one per image, made once and used
+def test_gprofs_copies_for_the_flat_profile_keep_to_their_bytes(
+        ctx, board, monkeypatch):
+    """gprof.flat_profile_image's copies: one per image, made once and used
     again, and only the ones used last kept, up to KEPT_BYTES."""
     from perfcounter import Target
     targets = [Target(ctx.firmware(board, image), board) for image in
                (IMAGE, "tests/firmware/tasks.elf", "tests/firmware/heap.elf")]
     with tempfile.TemporaryDirectory() as tmp:
         monkeypatch.setattr(gprof, "IMAGES", Path(tmp) / "sizes")
-        sizes = [gprof.without_dwarf(t).stat().st_blocks * 512  # on disk
+        sizes = [gprof.flat_profile_image(t).stat().st_blocks * 512  # on disk
                  for t in targets]
         monkeypatch.setattr(gprof, "IMAGES", Path(tmp) / "kept")
         monkeypatch.setattr(gprof, "KEPT_BYTES", sum(sizes) - 1)
-        first, second = (gprof.without_dwarf(t) for t in targets[:2])
+        first, second = (gprof.flat_profile_image(t) for t in targets[:2])
         made = second.stat().st_mtime_ns
         os.utime(first, ns=(made - 10**9, made - 10**9))    # made before
-        assert gprof.without_dwarf(targets[0]) == first     # used again
+        assert gprof.flat_profile_image(targets[0]) == first     # used again
         assert first.stat().st_mtime_ns > made
-        third = gprof.without_dwarf(targets[2])
+        third = gprof.flat_profile_image(targets[2])
         assert first.exists() and third.exists() and not second.exists()
         assert third.parent == first.parent == Path(tmp) / "kept"

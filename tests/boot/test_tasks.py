@@ -277,15 +277,15 @@ def test_each_tasks_gmon_out_is_in_the_runs_unit(ctx, board):
 @pytest.mark.parametrize("board_name", BOARDS)
 def test_the_flat_profiles_are_gprofs_of_the_image_itself(ctx, board_name):
     """gprof's flat profiles are read from a copy of the image without
-    its DWARF and its mapping symbols (gprof.without_dwarf: half of each
-    gprof run looked up source files that the flat profile never
+    its DWARF and its mapping symbols (gprof.flat_profile_image: half of
+    each gprof run looked up source files that the flat profile never
     prints): the same text as from the image itself, for the run's
     gmon.out and each task's, with each architecture's gprof."""
     from perfcounter import Target
     from perfcounter.outputs import gprof
     board = boards.get(board_name)
     image = ctx.firmware(board, TASKS)
-    copy = gprof.without_dwarf(Target(image, board))
+    copy = gprof.flat_profile_image(Target(image, board))
     assert b".debug_info" in Path(image).read_bytes()
     assert b".debug_" not in copy.read_bytes(), copy
     # $t, $a, $d, $x, $xrv32i2p1...: in the string table, nul-terminated

@@ -30,7 +30,7 @@ def start(target, gmon, *options):
     -q) and return at once: calling what it returns waits for gprof's
     output.  (It takes 15 to 30 ms, mostly starting: the analyses of a
     run go on meanwhile.)"""
-    image = without_dwarf(target) if options == ("-p",) else target.path
+    image = flat_profile_image(target) if options == ("-p",) else target.path
     cmd = [tool(target.board), "-b", *options, str(image), str(gmon)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
@@ -48,7 +48,7 @@ def run(target, gmon, *options):
     return start(target, gmon, *options)()
 
 
-def without_dwarf(target):
+def flat_profile_image(target):
     """A copy of target's image without its DWARF and its mapping
     symbols (LEFT_OUT; made once per image, kept in the cache), for the
     flat profile: gprof looks each function up in the DWARF for its
