@@ -7,14 +7,17 @@ does, every output written and marked, the run directory removed, exit
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 
 from bootlib import json_schema_errors as schema_errors
+from perfcounter.outputs import gprof
 from perfcounter.paths import REPO
 
 PROFILE = REPO / "scripts" / "profile"
@@ -154,3 +157,45 @@ def test_a_signal_as_the_run_ends_loses_no_output(ctx, board):
     assert err.splitlines()[-1] == ("[perf-counter] SIGTERM arrived once "
                                     "the run had ended: its outputs are all "
                                     "written"), err
+
+
+def test_ctrl_c_while_gprof_runs_loses_no_output(ctx, board, tmp_path):
+    """SIGINT to the whole process group (a terminal's Ctrl-C; a runner
+    ending its job sends SIGTERM so) once the guest has exited, while
+    gprof reads the profile: gprof runs in a process group of its own
+    and finishes, every output is written.  gprof here is the board's,
+    behind a script that waits until the signal has been sent."""
+    real = shutil.which(gprof.tool(board))
+    ready, go = tmp_path / "ready", tmp_path / "go"
+    wrapper = tmp_path / "bin" / gprof.tool(board)
+    wrapper.parent.mkdir()
+    wrapper.write_text(f"#!/bin/sh\ntouch {ready}\n"
+                       f"while [ ! -e {go} ]; do sleep 0.01; done\n"
+                       f'exec {real} "$@"\n')
+    wrapper.chmod(0o755)
+    proc = subprocess.Popen(
+        [str(PROFILE), "--board", board.name, "--sample", "--gmon",
+         "gmon.out", "--json", "run.json"], cwd=tmp_path,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+        env=dict(os.environ, PATH=f"{wrapper.parent}:{os.environ['PATH']}"))
+    try:
+        deadline = time.monotonic() + 300
+        while not ready.exists() and proc.poll() is None and \
+                time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert ready.exists(), proc.communicate()[1]
+        os.killpg(proc.pid, signal.SIGINT)
+        go.touch()
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + signal.SIGINT, err
+    assert "Flat profile:" in out and "main" in out, out + err
+    assert "failed" not in err, err
+    assert err.splitlines()[-1] == ("[perf-counter] SIGINT arrived once "
+                                    "the run had ended: its outputs are all "
+                                    "written"), err
+    doc = json.loads((tmp_path / "run.json").read_text())
+    assert doc["run"]["ended"] == "exit" and doc["exit_code"] == 0
+    assert (tmp_path / "gmon.out").stat().st_size > 0

@@ -4,7 +4,8 @@ runner ending its emulator, Ctrl-C, a closed terminal): a run in
 progress ends as the host-time timeout ends it, QEMU stopped in order
 and every output written, marked as cut short; anywhere else the
 process unwinds (SignalExit), its temporary files removed.  Either way
-it exits with 128 + the signal's number, as a shell says it."""
+it exits with 128 + the signal's number, as a shell says it.  The
+tools the outputs need run apart from the signals (perfcounter.apart)."""
 
 import signal
 import threading
@@ -48,7 +49,8 @@ class Signals(StopRequest):
 
     After defer(), a signal only marks the exit status: the outputs of
     the run that ended are all written (a runner that sends SIGTERM as
-    the guest exits loses none of them).
+    the guest exits loses none of them; the tools they need run
+    apart: perfcounter.apart).
     """
 
     deferred = False

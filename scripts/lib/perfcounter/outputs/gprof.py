@@ -4,6 +4,7 @@
 import os
 import subprocess
 
+from perfcounter import apart
 from perfcounter.errors import Failure
 from perfcounter.paths import CACHE, trim
 from perfcounter.target import disassembly
@@ -32,13 +33,14 @@ def start(target, gmon, *options):
     run go on meanwhile.)"""
     image = flat_profile_image(target) if options == ("-p",) else target.path
     cmd = [tool(target.board), "-b", *options, str(image), str(gmon)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = apart.start(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
 
     def output():
         out, err = proc.communicate()
         if proc.returncode != 0:
-            raise Failure(f"{' '.join(cmd)} failed: {err.strip()}")
+            raise Failure(f"{' '.join(cmd)} failed: " +
+                          (err.strip() or apart.ended(proc.returncode)))
         return out
     return output
 
@@ -67,9 +69,8 @@ def flat_profile_image(target):
     made = copy.with_name(f"{copy.name}.{os.getpid()}")
     try:
         IMAGES.mkdir(parents=True, exist_ok=True)
-        proc = subprocess.run(
-            [disassembly.tool(target.board, "objcopy"), *LEFT_OUT,
-             str(target.path), str(made)], capture_output=True)
+        proc = apart.run([disassembly.tool(target.board, "objcopy"),
+                          *LEFT_OUT, str(target.path), str(made)])
         if proc.returncode != 0:
             return target.path
         os.replace(made, copy)

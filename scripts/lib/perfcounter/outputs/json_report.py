@@ -9,9 +9,9 @@ version; a member that changes meaning or goes away makes a new one.
 import hashlib
 import json
 import re
-import subprocess
 from pathlib import Path
 
+from perfcounter import apart
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
 from perfcounter.results import contexts, cpu_load, functions, heap, \
@@ -33,8 +33,7 @@ def sha256(path):
 
 def qemu_version(binary):
     """'10.0.13' from the binary's --version."""
-    out = subprocess.run([str(binary), "--version"], capture_output=True,
-                         text=True).stdout
+    out = apart.run([str(binary), "--version"], text=True).stdout
     m = re.search(r"version (\S+)", out)
     return m.group(1) if m else "unknown"
 

@@ -6,8 +6,8 @@ function's instructions (--annotate).  The cross tools' names are here,
 their one owner."""
 
 import re
-import subprocess
 
+from perfcounter import apart
 from perfcounter.errors import Failure
 
 PREFIXES = {"arm": "arm-none-eabi-", "aarch64": "aarch64-linux-gnu-",
@@ -35,12 +35,12 @@ def tool(board, name):
 
 
 def _objdump(target, *options):
-    proc = subprocess.run(
-        [tool(target.board, "objdump"), "-d", "--no-show-raw-insn",
-         *options, str(target.path)], capture_output=True, text=True)
+    proc = apart.run([tool(target.board, "objdump"), "-d",
+                      "--no-show-raw-insn", *options, str(target.path)],
+                     text=True)
     if proc.returncode != 0:
-        raise Failure(f"objdump could not read {target.path}: "
-                      f"{proc.stderr.strip()}")
+        why = proc.stderr.strip() or apart.ended(proc.returncode)
+        raise Failure(f"objdump could not read {target.path}: {why}")
     return proc.stdout.splitlines()
 
 
