@@ -272,6 +272,32 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_run(
                 f"{option} {tmp_path}: is a directory")
 
 
+@pytest.mark.parametrize("option", ["--gmon", "--stacks", "--json",
+                                    "--timeline"])
+def test_a_full_disk_loses_only_the_output_it_cannot_take(
+        ctx, board, option, tmp_path):
+    """An output that fails as it is written (ENOSPC: /dev/full, a
+    full disk in CI) is one line naming it, exit 1; the others are
+    written (the timeline by a process of its own) and the profile
+    printed, but the flat profile of a gmon.out that could not be."""
+    outputs = {"--gmon": "gmon.out", "--stacks": "stacks.txt",
+               "--json": "run.json", "--timeline": "timeline.json"}
+    outputs[option] = "/dev/full"
+    proc = subprocess.run(
+        [str(PROFILE), "--sample",
+         *[a for o, path in outputs.items() for a in (o, path)]],
+        cwd=tmp_path, stdin=subprocess.DEVNULL, capture_output=True,
+        text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[-1] == \
+        "error: cannot write /dev/full: No space left on device", proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    written = {p.name for p in tmp_path.iterdir() if p.stat().st_size}
+    assert written == set(outputs.values()) - {"/dev/full"}, written
+    assert ("Flat profile:" in proc.stdout) == (option != "--gmon"), \
+        proc.stdout
+
+
 def test_a_bad_size_is_a_usage_error(ctx, board):
     usage_error(profile("--stack-size", "lots", REPO / "README.md"),
                 "'lots' is not a size")

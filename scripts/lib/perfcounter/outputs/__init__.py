@@ -9,6 +9,7 @@ the cycle estimate, the host's readout of every core, --json,
 """
 
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,6 +66,38 @@ def wrote(path):
     say(f"wrote {path} ({Path(path).stat().st_size:,} bytes)")
 
 
+class Unwritten:
+    """The output files that could not be written once the run had
+    ended (a full disk, an I/O error): each is noted, what was written
+    of it removed (a truncated --json is no report), the others are
+    written all the same, and then check() fails in one line naming the
+    first."""
+
+    def __init__(self):
+        self.files = []         # (path, why)
+
+    @contextmanager
+    def writing(self, path):
+        """Write the output at path (in the with block), noting an
+        OSError instead of raising it"""
+        try:
+            yield
+        except OSError as err:
+            self.files.append((path, err.strerror or str(err)))
+            if Path(path).is_file():    # (not a device, nor a pattern)
+                Path(path).unlink(missing_ok=True)
+
+    def __contains__(self, path):
+        return any(p == path for p, _ in self.files)
+
+    def check(self):
+        if self.files:
+            (path, why), more = self.files[0], len(self.files) - 1
+            raise Failure(f"cannot write {path}: {why}" +
+                          (f" (and {more} other output"
+                           f"{'s' if more > 1 else ''})" if more else ""))
+
+
 def write(result, options):
     """Every output options asks for, in the order a person reads them;
     returns the exit status (the guest's, or gate.REGRESSION_EXIT for a
@@ -81,16 +114,21 @@ def write(result, options):
         timeline_written = meanwhile.begin(
             f"writing {options.timeline}", timeline.write, options.timeline,
             result, options.load_window_ns)
+    unwritten = Unwritten()
     try:
-        return _write_in_order(result, options, timeline_written)
+        status = _write_in_order(result, options, timeline_written,
+                                 unwritten)
     finally:
         if timeline_written:
             timeline_written.join()     # ends even if another failed
+    unwritten.check()
+    return status
 
 
-def _write_in_order(result, options, timeline_written):
-    """write()'s outputs, the timeline begun (timeline_written)"""
-    write_estimates(result, options)
+def _write_in_order(result, options, timeline_written, unwritten):
+    """write()'s outputs, the timeline begun (timeline_written); those
+    that cannot be written noted in unwritten"""
+    write_estimates(result, options, unwritten)
     cores = result.cores
     if not cores:
         say("no readout of the counters: QEMU was stopped before it "
@@ -111,44 +149,49 @@ def _write_in_order(result, options, timeline_written):
     if options.json or options.baseline or options.html:
         doc = json_report.document(result, options.load_window_ns)
     if options.json:
-        json_report.write(options.json, doc)
-        wrote(options.json)
+        with unwritten.writing(options.json):
+            json_report.write(options.json, doc)
+            wrote(options.json)
     rows = compare_baseline(options, doc) if options.baseline else None
     if options.html:
         from perfcounter.outputs import html_report
-        html_report.write(options.html, result, doc, rows)
-        wrote(options.html)
+        with unwritten.writing(options.html):
+            html_report.write(options.html, result, doc, rows)
+            wrote(options.html)
     if options.coverage:
         from perfcounter.outputs import coverage
         files = coverage.of_run(result, *options.coverage_files)
-        coverage.write(options.coverage, files)
-        kind = {".xml": "Cobertura XML", ".json": "gcovr JSON"}.get(
-            Path(options.coverage).suffix, "LCOV")
-        say(f"coverage: {coverage.summary(files)}; {kind} in "
-            f"{options.coverage}")
+        with unwritten.writing(options.coverage):
+            coverage.write(options.coverage, files)
+            kind = {".xml": "Cobertura XML", ".json": "gcovr JSON"}.get(
+                Path(options.coverage).suffix, "LCOV")
+            say(f"coverage: {coverage.summary(files)}; {kind} in "
+                f"{options.coverage}")
     if options.timeline:
         from perfcounter.outputs import timeline
         timeline.warn_dropped(cores)
-        timeline_written.result()
-        wrote(options.timeline)
+        with unwritten.writing(options.timeline):
+            timeline_written.result()       # (its OSError raised here)
+            wrote(options.timeline)
     if options.svg:
         title = f"{result.target.path.name} on {result.board.name}: " \
             f"clocks per section"
-        Path(options.svg).write_text(charts.svg(cores, title))
-        wrote(options.svg)
+        with unwritten.writing(options.svg):
+            Path(options.svg).write_text(charts.svg(cores, title))
+            wrote(options.svg)
     status = result.exit_code
     if options.baseline:
-        regressed = report_baseline(options, rows)
+        regressed = report_baseline(options, rows, unwritten)
         if regressed and status == 0:
             from perfcounter.outputs import gate
             status = gate.REGRESSION_EXIT
     return status
 
 
-def write_estimates(result, options):
+def write_estimates(result, options, unwritten):
     """The profile and the cycle estimate, however the run ended; a run
     cut short says so, and one QEMU could not finish writing loses only
-    what is missing."""
+    what is missing (its files that cannot be written: in unwritten)."""
     config = result.config
     mark = f" (cut short by {result.cut_short})" if result.cut_short \
         else ""
@@ -157,8 +200,9 @@ def write_estimates(result, options):
             from perfcounter.outputs import annotate, gprof, hotspots
             if mark:
                 say("profile" + mark + ":")
-            sys.stdout.write(hotspots.write(result, options))
-            if options.gprof_call_graph:
+            sys.stdout.write(hotspots.write(result, options,
+                                            unwritten=unwritten))
+            if options.gprof_call_graph and options.gmon not in unwritten:
                 sys.stdout.write(gprof.run(result.target, options.gmon,
                                            "-q"))
             for name in options.annotate:
@@ -232,17 +276,18 @@ def compare_baseline(options, doc):
     return rows
 
 
-def report_baseline(options, rows):
-    """Print and publish the gate's table (and JUnit); True if a value
-    regressed."""
+def report_baseline(options, rows, unwritten):
+    """Print and publish the gate's table (and JUnit, if it can be
+    written: unwritten notes it if not); True if a value regressed."""
     from perfcounter.outputs import gate
     table = gate.markdown(rows)
     print(table, end="", flush=True)
     if gate.publish_summary(table):
         say("appended the table to $GITHUB_STEP_SUMMARY")
     if options.junit:
-        gate.junit_suite(rows).write(str(options.junit), pretty=True)
-        wrote(options.junit)
+        with unwritten.writing(options.junit):
+            gate.junit_suite(rows).write(str(options.junit), pretty=True)
+            wrote(options.junit)
     failed = [r for r in rows if r.failed]
     if failed:
         say(f"regression against {options.baseline}: "

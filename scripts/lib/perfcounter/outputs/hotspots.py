@@ -24,15 +24,23 @@ def gmon_unit(result, unit):
     return round(result.board.freq / period), "seconds", "s"
 
 
-def write(result, options, report=say):
+def write(result, options, report=say, unwritten=None):
     """Write gmon.out (options.gmon) and what else options ask for
     (stacks, flamegraph, speedscope, per_task), report what was written;
-    return gprof's flat profile and the tasks' table, to print.
+    return gprof's flat profile and the tasks' table, to print.  A file
+    that cannot be written is noted in unwritten (outputs.Unwritten),
+    the others written all the same; without one, Failure once they are.
 
     With options.gprof_call_graph (the -pg workflow), the call arcs of
     the gmon.out the guest wrote (in config.guest_cwd) replace the ones
     followed host-side.
     """
+    from perfcounter.outputs import Unwritten
+    if unwritten is None:
+        unwritten = Unwritten()
+        text = write(result, options, report, unwritten)
+        unwritten.check()
+        return text
     profile = result.profile
     if profile is None:
         raise Failure(result.plugin_error or
@@ -48,17 +56,22 @@ def write(result, options, report=say):
                 "main or call exit(), which writes the file")
         arcs = gmon.read_arcs(guest_gmon, board.address_bytes)
     unit = gmon_unit(result, options.gprof_unit)
-    size = gmon.write(options.gmon, profile.histogram, arcs, *unit,
-                      address_bytes=board.address_bytes)
     what = "every instruction" if config.profile == EXACT else \
         f"a sample every {config.profile} clocks"
-    flat_profile = gprof.start(target, options.gmon, "-p")
-    if options.per_task:     # (the longest: begun first)
-        written = task_gmon.write(profile, target, options.gmon, unit)
-        per_task = task_gmon.start(target, written)
-    report(f"profile: {profile.instructions} instructions, {what}; "
-           f"{options.gmon} ({size} bytes); read it with: "
-           f"{gprof.tool(board)} {target.path} {options.gmon}")
+    flat_profile = per_task = None
+    with unwritten.writing(options.gmon):
+        size = gmon.write(options.gmon, profile.histogram, arcs, *unit,
+                          address_bytes=board.address_bytes)
+    if options.gmon not in unwritten:
+        flat_profile = gprof.start(target, options.gmon, "-p")
+        report(f"profile: {profile.instructions} instructions, {what}; "
+               f"{options.gmon} ({size} bytes); read it with: "
+               f"{gprof.tool(board)} {target.path} {options.gmon}")
+    if options.per_task:     # (the longest: begun early)
+        pattern = task_gmon.pattern(options.gmon)
+        with unwritten.writing(pattern):
+            written = task_gmon.write(profile, target, options.gmon, unit)
+            per_task = task_gmon.start(target, written)
     if profile.depth_lost:
         report(f"profile: {profile.depth_lost} calls went deeper than "
                f"the profiler follows; their time is charged to the "
@@ -66,19 +79,24 @@ def write(result, options, report=say):
     if options.stacks or options.flamegraph or options.speedscope:
         collapsed = stacks.collapse(profile, target)
     if options.stacks:
-        stacks.write(options.stacks, collapsed)
-        report(f"profile: {len(collapsed)} call stacks in {options.stacks}")
+        with unwritten.writing(options.stacks):
+            stacks.write(options.stacks, collapsed)
+            report(f"profile: {len(collapsed)} call stacks in "
+                   f"{options.stacks}")
     counted = "instructions" if config.profile == EXACT else "samples"
     if options.flamegraph:
-        options.flamegraph.write_text(flamegraph.render(
-            stacks.lines(collapsed), f"{target.path.name} on {board.name}",
-            counted))
-        report(f"profile: flame graph in {options.flamegraph}")
+        with unwritten.writing(options.flamegraph):
+            options.flamegraph.write_text(flamegraph.render(
+                stacks.lines(collapsed),
+                f"{target.path.name} on {board.name}", counted))
+            report(f"profile: flame graph in {options.flamegraph}")
     if options.speedscope:
-        speedscope.write(options.speedscope, collapsed,
-                         f"{target.path.name} on {board.name} ({counted})")
-        report(f"profile: speedscope file in {options.speedscope} "
-               f"({options.speedscope.stat().st_size:,} bytes)")
+        with unwritten.writing(options.speedscope):
+            speedscope.write(options.speedscope, collapsed,
+                             f"{target.path.name} on {board.name} "
+                             f"({counted})")
+            report(f"profile: speedscope file in {options.speedscope} "
+                   f"({options.speedscope.stat().st_size:,} bytes)")
     flat = contexts.report(profile, target)
     busy = cpu_load.of(profile, options.load_window_ns)
     if busy:
@@ -92,9 +110,8 @@ def write(result, options, report=say):
     allocated = heap.of(profile, target)
     if allocated:
         flat += heap.report(allocated, profile, target)
-    if options.per_task:
+    if per_task:
         report(f"profile: a gmon.out per task and handler: "
-               f"{len(written)} files, "
-               f"{task_gmon.pattern(options.gmon)}")
+               f"{len(written)} files, {pattern}")
         flat += per_task()
-    return flat_profile() + flat
+    return (flat_profile() if flat_profile else "") + flat
