@@ -74,9 +74,10 @@ def flat(text):
 
 def called(text):
     """gprof's call graph as {name: times called}, from each function's
-    primary line: [index] %time self children called name [index]."""
+    primary line: [index] %time self children called name [index]
+    (self and children are -nan in a profile of no samples)."""
     calls = {}
-    for m in re.finditer(r"^\[\d+\]\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+"
+    for m in re.finditer(r"^\[\d+\]\s+[\d.]+\s+\S+\s+\S+\s+"
                          r"(\d+)(?:\+\d+)?\s+(\S+)", text, re.M):
         calls[m.group(2)] = int(m.group(1))
     return calls
@@ -194,6 +195,21 @@ def test_a_profile_without_call_stacks_is_written_too(ctx, board):
     assert abs(samples - profile.instructions / 1000) <= 1
     assert profile.instructions == profiled(ctx, board, 1000)["instructions"]
     assert not profile.stacks and not profile.contexts
+
+
+def test_a_run_shorter_than_the_period_has_a_profile_of_no_samples(
+        ctx, board, tmp_path):
+    """Not one sample (a run shorter than the sampling period): gprof
+    still reads gmon.out (it refuses one without a histogram), says
+    no time accumulated, and the calls are counted all the same."""
+    result = run_image(ctx, board, IMAGE, profile=10 ** 9)
+    assert result.exit_code == 0, result.output
+    assert not result.profile.histogram
+    gmon = tmp_path / "gmon.out"
+    text = hotspots.write(result, OutputOptions(gmon=gmon), report=quiet)
+    assert "no time accumulated" in text, text
+    assert called(gprof.run(result.target, gmon, "-q")) == \
+        called(profiled(ctx, board, 1000)["graph"])
 
 
 @pytest.mark.parametrize("level", ["s", "2"])

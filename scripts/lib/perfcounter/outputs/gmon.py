@@ -59,6 +59,14 @@ def histogram_records(histogram, rate, dimension="seconds", abbrev="s",
             carried = [min(max(b - layer * BIN_MAX, 0), BIN_MAX) for b in bins]
             records.append(head + packed_bins.pack(*carried))
             layer += 1
+    if not records:
+        # No sample (a run shorter than the period): gprof reads no
+        # gmon.out without a histogram, so one of zeros ("no time
+        # accumulated", the calls still counted)
+        low = min(chunks, default=0)
+        records.append(header.pack(TAG_HISTOGRAM, low, low + chunk_bytes,
+                                   CHUNK_BINS, rate, dimension.encode(),
+                                   abbrev.encode()) + bytes(chunk_bytes))
     return records
 
 
