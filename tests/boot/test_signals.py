@@ -85,6 +85,40 @@ def test_a_signal_ends_the_run_with_every_output_written(ctx, board, signum,
     assert "tick 100" in out
 
 
+def test_a_qemu_that_outlives_sigterm_is_killed_and_said_so(ctx, board,
+                                                            tmp_path):
+    """A QEMU that does not stop on SIGTERM (here stopped with
+    SIGSTOP, as a hung one) is killed after TERM_GRACE; the run says
+    why it has no readout.  A QEMU stopped before it wrote one, but
+    which did stop (a timeout of 1 ms), is not said to be killed."""
+    proc = subprocess.Popen(
+        [str(PROFILE), ctx.firmware(board, TICKER), "--board", board.name,
+         "--json", "run.json"], cwd=tmp_path,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        while not proc.stdout.readline().startswith("tick 10"):
+            assert proc.poll() is None, proc.stderr.read()
+        qemu = int(subprocess.run(["pgrep", "-P", str(proc.pid)],
+                                  capture_output=True, text=True).stdout)
+        os.kill(qemu, signal.SIGSTOP)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "no readout of the counters: QEMU was stopped before it could " \
+        "write one (it did not stop within 5 s of SIGTERM and was killed)" \
+        in err, err
+    quick = subprocess.run([str(PROFILE), "--board", board.name,
+                            "--timeout", "0.001"], cwd=tmp_path,
+                           capture_output=True, text=True,
+                           stdin=subprocess.DEVNULL, timeout=60)
+    assert quick.returncode == 124, quick.stderr
+    assert "cut short by --timeout" in quick.stderr and \
+        "was killed" not in quick.stderr, quick.stderr
+
+
 def test_qemu_refusing_to_start_is_one_line_naming_the_cause(ctx, board):
     proc = subprocess.run([str(PROFILE), "--cycles", "--memory",
                            "no-such-part"], stdin=subprocess.DEVNULL,

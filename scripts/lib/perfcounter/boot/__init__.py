@@ -93,7 +93,8 @@ def collect(config, exited, qemu, workdir, started, during=None):
                     host_seconds=time.monotonic() - started,
                     signal=stopped if stopped.startswith("SIG") else None,
                     stopped_by_session=stopped == SESSION,
-                    qemu_first_error=exited.first_error)
+                    qemu_first_error=exited.first_error,
+                    qemu_killed=exited.killed)
     result.cores = readout.load(config.report_file(workdir, base)
                                 for base, _ in config.cores)
     try:

@@ -41,6 +41,7 @@ class Exited:
     fault: str = None    # the one-line reason, if the guest faulted
     stopped: str = None  # who cut the run short (SIGTERM..., session)
     first_error: str = None     # QEMU's first line on stderr
+    killed: bool = False        # stopped, it outlived TERM_GRACE: SIGKILL
 
 
 # What QEMU says when it shuts down on a signal: ours (stop()), or one
@@ -154,7 +155,7 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
         reader.start()
     if started:
         started(proc)
-    timed_out, stopped = _wait(proc, timeout, stop)
+    timed_out, stopped, killed = _wait(proc, timeout, stop)
     for reader in readers:
         reader.join()
     if errors.terminating and stop and not timed_out and not stopped:
@@ -170,12 +171,12 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
         code = stop.exit_code
     return Exited(code, "".join(output.captured), timed_out,
                   output.fault or errors.fault,
-                  stop.reason if stopped else None, errors.first)
+                  stop.reason if stopped else None, errors.first, killed)
 
 
 def _wait(proc, timeout, stop):
     """Wait for QEMU to exit, stopping it at the timeout or when a stop
-    is requested: (timed out, stopped on request)."""
+    is requested: (timed out, stopped on request, killed by SIGKILL)."""
     wake = stop.wake if stop else threading.Event()
     exited = threading.Event()
 
@@ -188,14 +189,12 @@ def _wait(proc, timeout, stop):
     deadline = time.monotonic() + timeout
     while not exited.is_set():
         if stop and stop.reason is not None:
-            terminate(proc)
-            return False, True
+            return False, True, terminate(proc) == "killed"
         left = deadline - time.monotonic()
         if left <= 0:
-            terminate(proc)
-            return True, False
+            return True, False, terminate(proc) == "killed"
         wake.wait(left)
-    return False, bool(stop and stop.reason is not None)
+    return False, bool(stop and stop.reason is not None), False
 
 
 def _signal_to_both(stop, grace=SIGNAL_GRACE):

@@ -133,8 +133,9 @@ def _write_in_order(result, options, timeline_written, unwritten):
     if not cores:
         say("no readout of the counters: QEMU was stopped before it "
             "could write one" + (f" (it did not stop within "
-                                 f"{qemu_process.TERM_GRACE} s of SIGTERM and was "
-                                 f"killed)" if result.cut_short else ""))
+                                 f"{qemu_process.TERM_GRACE} s of SIGTERM "
+                                 f"and was killed)" if result.qemu_killed
+                                 else ""))
     host_reports(cores, options.host_report, result.cut_short)
     if result.target.built:
         warn_empty_sections(cores, result.target.built.optimization)

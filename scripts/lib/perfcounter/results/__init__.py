@@ -34,6 +34,8 @@ class Result:
     stopped_by_session: bool = False    # a Session ended it where the
     #                                     guest waited for it
     qemu_first_error: str = None    # QEMU's first line on stderr
+    # cut short, QEMU did not stop within TERM_GRACE of SIGTERM: killed
+    qemu_killed: bool = False
     # run() made the task analyses as the run went (during_run.py); if
     # it could not, why (they are made from the results file after it)
     analysed_during_run: bool = False

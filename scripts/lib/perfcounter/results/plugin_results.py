@@ -123,9 +123,12 @@ def read(path, streamed=None):
     last."""
     try:
         data = open(path, "rb").read()
+    except FileNotFoundError:
+        raise Failure("the profiler wrote no results: QEMU ended before it "
+                      "could") from None
     except OSError as err:
-        raise Failure(f"the profiler wrote no results ({err}); see QEMU's "
-                      f"messages above") from None
+        raise Failure(f"cannot read the profiler's results {path}: "
+                      f"{err.strerror}") from None
     if not data.startswith(FORMAT_LINE.encode() + b"\n"):
         raise Failure(f"{path} is not a profile the plugin wrote")
     with without_gc():
