@@ -7,6 +7,7 @@ a clicked frame, back to the whole run, and finds a function searched
 for. A screenshot of each view is kept in build/test-artifacts/html/."""
 
 import json
+import os
 import re
 import subprocess
 import tempfile
@@ -278,3 +279,29 @@ def test_the_gate_in_the_report(ctx, board, browser):
     regressed = [r for r in rows if r[-1] == "regressed"]
     assert regressed and rows[:len(regressed)] == regressed, rows
     assert {r[0] for r in regressed} == {"(total)", "work"}, rows
+
+
+def test_a_registry_out_of_reach_is_found_before_the_run(ctx, board,
+                                                         tmp_path):
+    """--html with its npm packages neither cached nor reachable (here:
+    an empty cache, the registry a closed port): one line saying so
+    before the guest runs, not once the run's other outputs were half
+    written."""
+    wrapper = ("import sys; from pathlib import Path\n"
+               "import perfcounter.build.web as web\n"
+               "web.CACHE = Path(sys.argv.pop(1))\n"
+               "web.REGISTRY = 'http://127.0.0.1:9'\n"
+               "from perfcounter.cli.profile import command\n"
+               "command()\n")
+    proc = subprocess.run(
+        ["/usr/bin/python3", "-c", wrapper, str(tmp_path / "cache"),
+         "--board", board.name, "--sample", "--html", "run.html", "--json",
+         "run.json"], cwd=tmp_path, stdin=subprocess.DEVNULL,
+        capture_output=True, text=True, timeout=300,
+        env=dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib")))
+    assert proc.returncode == 1, proc.stderr
+    assert proc.stderr.splitlines()[-1].startswith(
+        "error: cannot fetch http://127.0.0.1:9/d3/-/d3-7.9.0.tgz"), \
+        proc.stderr
+    assert "run:" not in proc.stderr and not proc.stdout, proc.stderr
+    assert not (tmp_path / "run.json").exists()

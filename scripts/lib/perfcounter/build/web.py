@@ -83,6 +83,14 @@ def _fetch(package):
                  f"the npm package {package.name}")
 
 
+def ensure():
+    """Every package the report embeds, fetched if need be: before the
+    run (fetched as the outputs were written, a registry out of reach
+    lost the run's other outputs)."""
+    for package in PACKAGES:
+        _fetch(package)
+
+
 def text(package, name):
     """A file of package (one of its files), fetched if need be."""
     _fetch(package)

@@ -697,6 +697,9 @@ def main():
         return 0
     board = boards.get(args.board)
     built = qemu.ensure_built()
+    if args.html:
+        from perfcounter.build import web
+        web.ensure()
     with run_directory(BUILD / "runs") as workdir:
         target = choose_target(args, board, Path(workdir))
         if not args.no_image_check:
