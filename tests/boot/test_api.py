@@ -66,7 +66,10 @@ def test_a_configuration_renders_the_command_and_refuses_what_cannot_run(
             (RunConfig(Target(ctx.firmware(boards.get("arm-virt"), EXAMPLE),
                               boards.get("arm-virt")), cycles=True),
              "no cycle model for arm-virt"),
-            (config.replace(plugin=False), "need plugin=True")]:
+            (config.replace(plugin=False), "need plugin=True"),
+            (config.replace(serials=(perfcounter.Serial(
+                input=Path("/no/such/input")),)),
+             "uart0's input /no/such/input: no such file")]:
         try:
             bad.validate()
         except perfcounter.Failure as err:

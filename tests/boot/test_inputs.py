@@ -259,6 +259,17 @@ def test_a_missing_file_is_a_usage_error(ctx, board):
     usage_error(profile("no/such/file.c"), "no/such/file.c: no such file")
 
 
+def test_an_input_that_is_no_file_is_a_usage_error(ctx, board, tmp_path):
+    # (it was a traceback, once the image was built and checked)
+    missing = tmp_path / "no-such-input"
+    usage_error(profile("--input", missing), f"--input {missing}: no such "
+                f"file")
+    usage_error(profile("--input", f"1:{missing}"), f"--input 1:{missing}: "
+                f"no such file")
+    usage_error(profile("--input", tmp_path), f"--input {tmp_path}: is a "
+                f"directory")
+
+
 @pytest.mark.parametrize("option", ["--timeline", "--json", "--console",
                                     "--gmon", "--stacks", "--html"])
 def test_an_output_that_cannot_be_written_is_refused_before_the_run(

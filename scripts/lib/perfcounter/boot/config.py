@@ -162,6 +162,10 @@ class RunConfig:
             if uarts.count(serial.uart) > 1:
                 raise Failure(f"UART {serial.uart} is given twice: one "
                               f"input, pty or socket a UART")
+            if serial.input is not None and \
+                    not Path(serial.input).is_file():
+                raise Failure(f"uart{serial.uart}'s input {serial.input}: "
+                              f"no such file")
         if self.stop_at_eof is not None and not any(
                 s.input is not None for s in self.serials):
             raise Failure("a stop at the end of input needs an input")

@@ -492,6 +492,12 @@ def check_files(parser, args):
     for d in args.includes:
         if not Path(d).is_dir():
             parser.error(f"-I {d}: no such directory")
+    for uart, path in args.input:
+        given = path if uart is None else f"{uart}:{path}"
+        if Path(path).is_dir():
+            parser.error(f"--input {given}: is a directory")
+        if path != "-" and not Path(path).is_file():
+            parser.error(f"--input {given}: no such file")
     sources = [f for f in files if f.suffix in firmware.SOURCE_SUFFIXES]
     if len(sources) < len(files) and len(files) > 1:
         suffixes = ", ".join(sorted(firmware.SOURCE_SUFFIXES))
