@@ -129,6 +129,8 @@ def test_qemu_refusing_to_start_is_one_line_naming_the_cause(ctx, board):
                            "1): perfctr: bad argument 'memory=no-such-part'"
                            ), proc.stderr
     assert "run:" not in proc.stderr and "wrote no" not in proc.stderr
+    # (nor QEMU's word that the plugin would not load: it said why)
+    assert "Could not load plugin" not in proc.stderr, proc.stderr
 
 
 def test_a_reader_gone_loses_no_output(ctx, board):

@@ -47,8 +47,12 @@ class Exited:
 # What QEMU says when it shuts down on a signal: ours (stop()), or one
 # a test runner sent the whole process group
 _TERMINATING = re.compile(r": terminating on signal \d+\b")
-# What the scripts have said already, their own way
-_SAID = re.compile(r": info: QEMU waiting for connection on: ")
+# What has been said already, another way: by the scripts, or by the
+# plugin, whose refusal (the line before, naming its cause) QEMU follows
+# with a line of its own that suggests the plugin would not load
+_SAID = re.compile(r": info: QEMU waiting for connection on: |"
+                   r": Could not load plugin \S+: qemu_plugin_install "
+                   r"returned error code -?\d+$")
 # Where QEMU put a UART served on a pty (on its stdout, among the
 # guest's output): said as the scripts say things
 _PTY = re.compile(r"^char device redirected to (\S+) \(label (\w+)\)$")
