@@ -247,6 +247,15 @@ def test_a_negative_timeout_is_a_usage_error(ctx, board):
                 "'-5' is not a positive number of seconds")
 
 
+def test_a_bad_value_of_an_option_whose_value_is_optional(ctx, board):
+    # (a word that is no value is the file to boot; a number that names
+    # no file was read as one: "0: no such file")
+    usage_error(profile("--sample", "0"), "argument --sample: '0' is not a "
+                "period: give a number of counter clocks (1 or more)")
+    usage_error(profile("--stop-at-eof", "5q"), "argument --stop-at-eof: "
+                "'5q' is not a virtual time (say 10ms, 500us)")
+
+
 def test_an_unknown_board_is_a_usage_error(ctx, board):
     usage_error(profile("--board", "mps3"), "invalid choice: 'mps3'")
 

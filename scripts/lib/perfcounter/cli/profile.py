@@ -395,7 +395,8 @@ def parse_args(argv):
 def optional_values(argv):
     """argv with '--sample X' or '--stop-at-eof X', where X is not such
     an option's value, read as the option's default and the file X:
-    their values are optional, and what is not a value is a file."""
+    their values are optional, and what is not a value is a file (but a
+    number that names no file: a bad value, '--sample 0')."""
     defaults = {"--sample": (sample_period, DEFAULT_PERIOD),
                 "--stop-at-eof": (quiet, "100ms")}
     out = []
@@ -403,10 +404,12 @@ def optional_values(argv):
         out.append(arg)
         if arg in defaults and i + 1 < len(argv):
             parse, default = defaults[arg]
+            value = argv[i + 1]
             try:
-                parse(argv[i + 1])
+                parse(value)
             except argparse.ArgumentTypeError:
-                if not argv[i + 1].startswith("-"):
+                if not value.startswith("-") and not (
+                        value[:1].isdigit() and not Path(value).exists()):
                     out[-1] = f"{arg}={default}"
     return out
 
@@ -428,7 +431,10 @@ def baud(text):
 
 def quiet(text):
     """--stop-at-eof's value: virtual time, in ns."""
-    kind, ns = stops.after(text)
+    try:
+        kind, ns = stops.after(text)
+    except argparse.ArgumentTypeError:
+        kind = None
     if kind != "time":
         raise argparse.ArgumentTypeError(
             f"'{text}' is not a virtual time (say 10ms, 500us)")
