@@ -318,6 +318,32 @@ def test_a_full_disk_loses_only_the_output_it_cannot_take(
         proc.stdout
 
 
+def test_the_other_scripts_refuse_bad_arguments_at_once(ctx, board,
+                                                       tmp_path):
+    """scripts/bench checks its files and folders before its first row
+    (a missing --rtos image failed a minute in, after the rows before
+    it); scripts/test says pytest ran nothing rather than '0 passed, 0
+    failed' when pytest refused its arguments."""
+    def run(script, *args):
+        return subprocess.run([str(REPO / "scripts" / script), *args],
+                              stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=300)
+    missing = tmp_path / "none"
+    for args, why in [(["--rtos", missing], f"argument --rtos: {missing}: "
+                       f"no such file"),
+                      (["--embench", missing], f"argument --embench: "
+                       f"{missing}: no such directory"),
+                      (["--runs", "0"], "argument --runs: '0' is not a "
+                       "number of runs (1 or more)")]:
+        usage_error(run("bench", *map(str, args)), why)
+    proc = run("test", "--no-such-option")
+    assert proc.returncode == 4, proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        "error: pytest ran no test: its arguments were refused (exit 4; "
+        "its message above)"), proc.stderr
+    assert "passed" not in proc.stdout, proc.stdout
+
+
 def test_a_bad_size_is_a_usage_error(ctx, board):
     usage_error(profile("--stack-size", "lots", REPO / "README.md"),
                 "'lots' is not a size")

@@ -28,6 +28,11 @@ from perfcounter.messages import say
 from perfcounter.paths import REPO
 
 
+# pytest's exit statuses that end a session before its tests ran
+STOPPED = {2: "it was interrupted", 3: "it failed inside",
+           4: "its arguments were refused"}
+
+
 def own_options(argv):
     """What this front end reads of argv (--junit, --fuzz-seconds; -n)
     and what goes on to pytest: all of it but --junit, as --junitxml."""
@@ -76,6 +81,11 @@ def main():
         status = subprocess.run(cmd, cwd=REPO).returncode
         passed, failed, skipped = counts(xml)
     say(f"done in {time.monotonic() - start:.0f} s")
+    if status in STOPPED and not (passed or failed or skipped):
+        # ("0 passed, 0 failed" would read as a run that found nothing)
+        print(f"error: pytest ran no test: {STOPPED[status]} (exit "
+              f"{status}; its message above)", file=sys.stderr)
+        return status
     if ours.junit:
         say(f"wrote {ours.junit}")
     print(f"{passed} passed, {failed} failed"
