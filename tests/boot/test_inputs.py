@@ -211,12 +211,16 @@ def test_input_options_that_cannot_work_are_refused_in_one_line(ctx, board):
                  "UART 0 is given twice"),
                 (["--uart-socket", feed], f"{feed}: exists and is not a "
                  f"socket (uart0 would be served there)"),
+
                 (["--uart-socket", Path(tmp) / "no" / "sock"],
                  f"cannot serve uart0 on {Path(tmp) / 'no' / 'sock'}: "
                  f"No such file or directory")]:
             proc = profile(image, *options)
             refused(proc, why)
             assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        # (QEMU given the path removed the file, and left its socket)
+        usage_error(profile(image, "--qmp", feed), f"--qmp {feed}: exists "
+                    f"and is not a socket")
         assert feed.read_text() == "help\n"
         assert os.listdir(tmp) == ["in.txt"]
 

@@ -89,7 +89,9 @@ def test_live_report_through_qmp_mid_run(ctx, board):
                 proc.kill()
                 proc.wait()
         stdout, stderr = out.read_text(), err.read_text()
+        left = sock.exists()
     assert code == 0, stdout + stderr
+    assert not left, "the QMP socket is left after the run"
     assert f"QMP on {sock}" in stderr, stderr
     # Every core, by base, with the documented members, valid as a core
     # of --json

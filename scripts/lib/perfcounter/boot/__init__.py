@@ -61,7 +61,7 @@ def launch(config, qemu, workdir, echo=False, verbose=False, stop=None,
     qemu_process options, for run() and a Session; during: the
     DuringRun its plugin streams its records to)."""
     config.write_files(workdir)
-    with ServedSockets(config.serials) as served:
+    with ServedSockets(config.serials, config.qmp) as served:
         def begun(proc):
             served.close_ours()
             if started:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from perfcounter.boot.served_sockets import QMP
 from perfcounter.errors import Failure
 from perfcounter.target import disassembly
 
@@ -423,8 +424,12 @@ class RunConfig:
                                          self.plugin_options(workdir,
                                                              during)])]
         if self.qmp:
-            cmd += ["-qmp", f"unix:{quoted(Path(self.qmp).resolve())},"
-                    f"server=on,wait=off"]
+            # (served: the listening socket's descriptor; QEMU given the
+            # path would first remove any file there)
+            where = (f"fd={served[QMP]}" if served and QMP in served else
+                     f"path={quoted(Path(self.qmp).resolve())}")
+            cmd += ["-chardev", f"socket,id=qmp,{where},server=on,wait=off",
+                    "-mon", "chardev=qmp,mode=control"]
         return cmd + list(self.qemu_args) + \
             ["-kernel", str(Path(self.target.path).resolve())]
 

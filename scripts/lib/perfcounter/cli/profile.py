@@ -384,6 +384,9 @@ def parse_args(argv):
     if args.qmp and not args.qmp.resolve().parent.is_dir():
         p.error(f"--qmp {args.qmp}: no such directory "
                 f"{args.qmp.resolve().parent}")
+    if args.qmp and (args.qmp.exists() or args.qmp.is_symlink()) and \
+            not args.qmp.is_socket():
+        p.error(f"--qmp {args.qmp}: exists and is not a socket")
     if args.baseline and not args.baseline.is_file():
         p.error(f"--baseline {args.baseline}: no such file")
     check_files(p, args)
