@@ -50,7 +50,10 @@
  *                        guest sends, 1 wait only at the deadline),
  *                        'Q' query the counts, with a path to have the
  *                        plugin write its results so far there first
- *                        (a step's profile is what ran between two)
+ *                        (a step's profile is what ran between two),
+ *                        'X' end the run where the guest waits (QEMU
+ *                        exits at once, every exit handler writing what
+ *                        it counted, as at a stop of the plugin's)
  * A controller that goes away lets the guest run on.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -287,6 +290,13 @@ static void perfctr_serial_wait(PerfctrSerialChardev *s)
                 go = true;
             }
             break;
+        case 'X':
+            /*
+             * Not a shutdown request: one stops the vCPUs, which waits
+             * for the virtual-clock timer a wait at a deadline runs in
+             */
+            bql_lock();
+            exit(0);
         }
     }
     if (s->control_fd >= 0 && !go) {

@@ -20,6 +20,7 @@ import pytest
 
 from bootlib import json_schema_errors
 from perfcounter import EXACT, RunConfig, Session, Target
+from perfcounter.boot.session import ExpectTimeout
 from perfcounter.paths import REPO
 
 PER_BOARD = True
@@ -95,6 +96,29 @@ def test_each_step_has_its_own_profile_and_counts(ctx, board):
         names = {f.name for f in functions}
         assert "board_uart_getc" in names, names
     assert sum(s.instructions for s in steps) < result.outcome.instructions
+
+
+def test_a_session_ended_where_the_guest_waits_at_a_deadline(ctx, board):
+    """stop() after an ExpectTimeout or a run_for(), the guest waiting
+    at a virtual deadline (a failing test's teardown): QEMU ends there
+    and writes what it counted.  (SIGTERM's shutdown waited for the
+    timer the guest waited in: QEMU was killed, its readout lost.)"""
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board),
+                       profile=EXACT)
+    for wait in ("expect", "run_for"):
+        with Session(config, ctx.qemu) as dut:
+            dut.expect("> ")
+            if wait == "expect":
+                with pytest.raises(ExpectTimeout):
+                    dut.expect("never printed", timeout=0.01)
+            else:
+                dut.run_for(0.01)
+            position = dut.position
+            result = dut.stop()
+        assert not result.qemu_killed and result.cores, wait
+        assert result.ended == "stop" and result.stopped_by_session, wait
+        assert result.outcome.instructions == position.instructions == \
+            result.plugin.instructions, wait
 
 
 def test_a_session_reads_the_dwt_as_the_firmware_would(ctx, board):

@@ -50,6 +50,9 @@ _GO = struct.Struct("<QB")
 _COUNTS = struct.Struct("<I" + "Q" * len(events.NAMES))
 _EACH_BYTE, _AT_DEADLINE = 0, 1
 DEFAULT_HOST_TIMEOUT = 60.0
+# How long QEMU has to exit, its exit handlers writing what they counted,
+# once told to end the run where the guest waits
+END_GRACE = 30.0
 # The Armv7-M DWT's control register and counters, from its base
 DWT_BASE = 0xE0001000
 DWT_REGISTERS = ("ctrl", "cyccnt", "cpicnt", "exccnt", "sleepcnt", "lsucnt",
@@ -448,10 +451,26 @@ class Session:
         """End the run where the guest waits now (an exact point): the
         Result, stopped_by_session."""
         if self.result is None:
-            if self._thread and self._thread.is_alive():
-                self._stop.request(SESSION)
+            running = self._thread and self._thread.is_alive()
+            if running:
+                self._end_here()
             self._finish()
+            self.result.stopped_by_session |= bool(running)
         return self.result
+
+    def _end_here(self):
+        """Have QEMU exit where the guest waits ('X'): SIGTERM, QEMU's
+        shutdown, waits for the virtual-clock timer a wait at a deadline
+        runs in, and that one waits for this end (after an
+        ExpectTimeout, a run_for(): QEMU killed 5 s later, its counts
+        lost).  SIGTERM still if it does not go."""
+        try:
+            self._send_frame(b"X")
+        except GuestEnded:
+            pass
+        self._thread.join(END_GRACE)
+        if self._thread.is_alive():
+            self._stop.request(SESSION)
 
     def _finish(self):
         if self._thread:
