@@ -459,11 +459,11 @@ class Session:
         return self.result
 
     def _end_here(self):
-        """Have QEMU exit where the guest waits ('X'): SIGTERM, QEMU's
-        shutdown, waits for the virtual-clock timer a wait at a deadline
-        runs in, and that one waits for this end (after an
-        ExpectTimeout, a run_for(): QEMU killed 5 s later, its counts
-        lost).  SIGTERM still if it does not go."""
+        """Have QEMU exit where the guest waits ('X').  Not SIGTERM:
+        QEMU's shutdown waits for its virtual-clock timers, and a wait
+        at a deadline (after an ExpectTimeout, a run_for()) runs in one,
+        waiting for this very end: QEMU was killed 5 s later, its counts
+        lost.  SIGTERM still if QEMU does not exit."""
         try:
             self._send_frame(b"X")
         except GuestEnded:
