@@ -22,8 +22,9 @@
  *                    waits for it at the start, after every byte it
  *                    sends and at the deadlines it sets, with nothing
  *                    running meanwhile (the BQL is released, so that
- *                    QMP can read the devices); what it sends while
- *                    the guest waits is delivered from that moment
+ *                    QMP can read the devices, and QEMU can still shut
+ *                    down); what it sends while the guest waits is
+ *                    delivered from that moment
  *
  * Without -icount the virtual clock follows the host's, and the run is
  * no more repeatable than with any other backend.
@@ -75,6 +76,7 @@
 #include "qemu/option.h"
 #include "qemu/timer.h"
 #include "system/cpu-timers.h"
+#include "system/runstate.h"
 #include "accel/tcg/perfctr-hook.h"
 #include "accel/tcg/perfctr-stop.h"
 #include "trace.h"
@@ -117,7 +119,18 @@ struct PerfctrSerialChardev {
 
     /* While a controller drives: every event counted, for its queries */
     PerfctrHookClient counting;
+
+    /* A wait the vCPUs' stop cut short: waited again when they run */
+    bool wait_pending;
+    VMChangeStateEntry *vm_state;
 };
+
+/* What receiving from the controller came to */
+typedef enum {
+    RECEIVED,
+    CONTROLLER_GONE,
+    VCPUS_STOPPING,     /* QEMU stops the vCPUs: a shutdown, a QMP stop */
+} Received;
 
 /* Where the guest is: virtual ns, retired instructions, model cycles */
 static void perfctr_serial_position(uint64_t pos[3])
@@ -172,11 +185,12 @@ static void perfctr_serial_report(PerfctrSerialChardev *s, char kind,
 }
 
 /*
- * Read exactly len bytes from the controller; false if it went away or
- * QEMU is stopping the vCPUs (shutting down), which must not wait on it.
+ * Read exactly len bytes from the controller.  With stoppable, give up
+ * before the first byte if QEMU stops the vCPUs (it shuts down, or QMP
+ * stops the guest), which must not wait on the controller.
  */
-static bool perfctr_serial_receive(PerfctrSerialChardev *s, void *buf,
-                                   size_t len)
+static Received perfctr_serial_receive(PerfctrSerialChardev *s, void *buf,
+                                       size_t len, bool stoppable)
 {
     uint8_t *p = buf;
 
@@ -184,8 +198,9 @@ static bool perfctr_serial_receive(PerfctrSerialChardev *s, void *buf,
         struct pollfd pfd = { .fd = s->control_fd, .events = POLLIN };
         ssize_t n;
 
-        if (first_cpu && qatomic_read(&first_cpu->stop)) {
-            return false;
+        if (stoppable && p == buf && first_cpu &&
+            qatomic_read(&first_cpu->stop)) {
+            return VCPUS_STOPPING;
         }
         if (poll(&pfd, 1, WAIT_POLL_MS) <= 0) {
             continue;
@@ -195,12 +210,12 @@ static bool perfctr_serial_receive(PerfctrSerialChardev *s, void *buf,
             continue;
         }
         if (n <= 0) {
-            return false;
+            return CONTROLLER_GONE;
         }
         p += n;
         len -= n;
     }
-    return true;
+    return RECEIVED;
 }
 
 static void perfctr_serial_schedule(PerfctrSerialChardev *s, int64_t now);
@@ -247,7 +262,10 @@ static void perfctr_serial_answer_query(PerfctrSerialChardev *s,
     perfctr_serial_report(s, 'C', counts, sizeof(counts));
 }
 
-/* The guest waits here, nothing running, until the controller says go */
+/*
+ * The guest waits here, nothing running, until the controller says go;
+ * if QEMU stops the vCPUs meanwhile, until they run again (wait_pending)
+ */
 static void perfctr_serial_wait(PerfctrSerialChardev *s)
 {
     bool locked = bql_locked();
@@ -261,13 +279,18 @@ static void perfctr_serial_wait(PerfctrSerialChardev *s)
         uint8_t head[5];
         g_autofree uint8_t *body = NULL;
         uint32_t len;
+        Received got = perfctr_serial_receive(s, head, sizeof(head), true);
 
-        if (!perfctr_serial_receive(s, head, sizeof(head))) {
+        if (got == VCPUS_STOPPING) {
+            s->wait_pending = true;
+            break;
+        }
+        if (got != RECEIVED) {
             break;
         }
         len = ldl_le_p(head + 1);
         body = g_malloc(len + 1);
-        if (!perfctr_serial_receive(s, body, len)) {
+        if (perfctr_serial_receive(s, body, len, false) != RECEIVED) {
             break;
         }
         switch (head[0]) {
@@ -291,13 +314,16 @@ static void perfctr_serial_wait(PerfctrSerialChardev *s)
             }
             break;
         case 'X':
-            /*
-             * Not a shutdown request: one stops the vCPUs, which waits
-             * for the virtual-clock timer a wait at a deadline runs in
-             */
+            /* As a stop of the plugin's: at once, exit handlers and all */
             bql_lock();
             exit(0);
         }
+    }
+    if (s->wait_pending) {
+        if (locked) {
+            bql_lock();
+        }
+        return;
     }
     if (s->control_fd >= 0 && !go) {
         close(s->control_fd);
@@ -317,6 +343,47 @@ static void perfctr_serial_wait(PerfctrSerialChardev *s)
         timer_del(s->deadline);
     }
     perfctr_serial_schedule(s, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL));
+}
+
+static void perfctr_serial_wait_work(CPUState *cpu, run_on_cpu_data data)
+{
+    perfctr_serial_wait(data.host_ptr);
+}
+
+static void perfctr_serial_nothing_to_do(CPUState *cpu, run_on_cpu_data data)
+{
+}
+
+/*
+ * Every wait happens as the vCPUs' queued work, before any of them runs
+ * another instruction (an I/O instruction ends its block under
+ * -icount): not where it is asked for, which may be a virtual-clock
+ * timer (the start, a deadline, a UART that sends from one), whose end
+ * QEMU waits for with the BQL held when it stops the vCPUs (a shutdown:
+ * SIGTERM, or the controller's death), while the wait would need the
+ * BQL back to end.  Every vCPU gets work, so that none runs on first.
+ */
+static void perfctr_serial_wait_soon(PerfctrSerialChardev *s)
+{
+    CPUState *cpu;
+
+    CPU_FOREACH(cpu) {
+        async_run_on_cpu(cpu, cpu == first_cpu ? perfctr_serial_wait_work :
+                         perfctr_serial_nothing_to_do,
+                         RUN_ON_CPU_HOST_PTR(s));
+    }
+}
+
+/* A wait the vCPUs' stop cut short goes on when they run again */
+static void perfctr_serial_vm_state(void *opaque, bool running,
+                                    RunState state)
+{
+    PerfctrSerialChardev *s = opaque;
+
+    if (running && s->wait_pending) {
+        s->wait_pending = false;
+        perfctr_serial_wait_soon(s);
+    }
 }
 
 /* Deliver the next byte when its time comes and the UART can take it */
@@ -387,7 +454,7 @@ static void perfctr_serial_deadline(void *opaque)
     PerfctrSerialChardev *s = opaque;
 
     perfctr_serial_report(s, 'D', NULL, 0);
-    perfctr_serial_wait(s);
+    perfctr_serial_wait_soon(s);
 }
 
 static void perfctr_serial_started(void *opaque)
@@ -396,7 +463,7 @@ static void perfctr_serial_started(void *opaque)
 
     perfctr_serial_count_all(s);
     perfctr_serial_report(s, 'S', NULL, 0);
-    perfctr_serial_wait(s);
+    perfctr_serial_wait_soon(s);
 }
 
 /* Called with chr_write_lock held, from the guest's write to its UART */
@@ -423,7 +490,7 @@ static int perfctr_serial_write(Chardev *chr, const uint8_t *buf, int len)
     if (s->control_fd >= 0) {
         perfctr_serial_report(s, 'O', buf, len);
         if (s->mode == MODE_EACH_BYTE) {
-            perfctr_serial_wait(s);
+            perfctr_serial_wait_soon(s);
         }
     }
     return len;
@@ -506,6 +573,8 @@ static void perfctr_serial_open(Chardev *chr, ChardevBackend *backend,
     s->started = timer_new_ns(QEMU_CLOCK_VIRTUAL, perfctr_serial_started,
                               s);
     if (s->control_fd >= 0) {
+        s->vm_state = qemu_add_vm_change_state_handler(perfctr_serial_vm_state,
+                                                       s);
         timer_mod(s->started, 0);
     } else {
         perfctr_serial_schedule(s, 0);
@@ -550,6 +619,9 @@ static void perfctr_serial_finalize(Object *obj)
     timer_free(s->deadline);
     timer_free(s->quiet);
     timer_free(s->started);
+    if (s->vm_state) {
+        qemu_del_vm_change_state_handler(s->vm_state);
+    }
     if (s->input) {
         g_byte_array_unref(s->input);
     }

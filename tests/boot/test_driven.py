@@ -121,6 +121,85 @@ def test_a_session_ended_where_the_guest_waits_at_a_deadline(ctx, board):
             result.plugin.instructions, wait
 
 
+def _qemu_of(dut):
+    """The pid of the Session's QEMU (its command line names the UART's
+    control socket)."""
+    control = str(dut.config.serials[-1].control).encode()
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and \
+                    control in (proc / "cmdline").read_bytes():
+                return int(proc.name)
+        except OSError:
+            pass
+    raise AssertionError("the Session's QEMU is not running")
+
+
+def _running(pid):
+    """Whether pid runs (not ended, nor a zombie not reaped yet)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def test_sigterm_ends_a_session_wherever_the_guest_waits(ctx, board):
+    """SIGTERM to QEMU (a runner's to the process group; the one QEMU
+    gets when its controller dies) while the guest waits for the
+    controller: QEMU shuts down and writes what it counted.  (A wait at
+    a deadline ran in a virtual-clock timer, whose end QEMU's shutdown
+    waits for with the lock the wait needed back: it hung for ever.)"""
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board),
+                       profile=EXACT)
+    for wait in ("after a byte", "expect", "run_for"):
+        with Session(config, ctx.qemu) as dut:
+            dut.expect("> ")
+            if wait == "expect":
+                with pytest.raises(ExpectTimeout):
+                    dut.expect("never printed", timeout=0.01)
+            elif wait == "run_for":
+                dut.run_for(0.01)
+            qemu = _qemu_of(dut)
+            os.kill(qemu, signal.SIGTERM)
+            for _ in range(200):
+                if not _running(qemu):
+                    break
+                time.sleep(0.05)
+            ended = not _running(qemu)
+            result = dut.stop()
+        assert ended, f"{wait}: QEMU did not end within 10 s of SIGTERM"
+        assert not result.qemu_killed and result.cores, wait
+        assert result.plugin.instructions == result.outcome.instructions \
+            >= dut.position.instructions, wait
+
+
+def test_qmp_stop_and_cont_while_the_guest_waits(ctx, board):
+    """QMP's stop and cont while the guest waits for its controller (a
+    debugger's pause): stop answers, and after cont the session goes on
+    in lockstep from the same instruction, its next step counting what
+    it counts without the pause.  (At a deadline, stop waited for the
+    timer the guest waited in: QMP never answered.)"""
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board))
+    for wait in ("after a byte", "run_for"):
+        counted = []
+        for pause in (False, True):
+            with Session(config, ctx.qemu) as dut:
+                dut.expect("> ")
+                if wait == "run_for":
+                    dut.run_for(0.01)
+                if pause:
+                    dut.counters()          # (QMP connected first)
+                    monitor = dut._monitor()
+                    monitor.execute("stop")
+                    monitor.execute("cont")
+                with dut.step("fib") as step:
+                    dut.send_line("fib 20")
+                    dut.expect_exact("fib(20) = 6765")
+                counted.append((dut.position, step.instructions, step.counts))
+        assert counted[0] == counted[1], wait
+
+
 def test_a_session_reads_the_dwt_as_the_firmware_would(ctx, board):
     if not board.dwt:
         pytest.skip(f"{board.name}'s core has no DWT")

@@ -459,11 +459,10 @@ class Session:
         return self.result
 
     def _end_here(self):
-        """Have QEMU exit where the guest waits ('X').  Not SIGTERM:
-        QEMU's shutdown waits for its virtual-clock timers, and a wait
-        at a deadline (after an ExpectTimeout, a run_for()) runs in one,
-        waiting for this very end: QEMU was killed 5 s later, its counts
-        lost.  SIGTERM still if QEMU does not exit."""
+        """Have QEMU exit where the guest waits ('X'), at that very
+        instruction: on SIGTERM it shuts down too, but a guest waiting
+        after a byte it sent (inside its block) first runs to its
+        block's end.  SIGTERM still if QEMU does not exit."""
         try:
             self._send_frame(b"X")
         except GuestEnded:
