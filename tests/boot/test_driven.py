@@ -4,12 +4,14 @@ command shell on the console UART): input in virtual time, the same run
 for the same input, a Session in lockstep, and the ways a test runner
 reaches a UART (a pipe, a file, a pty, a socket), on every board."""
 
+import io
 import json
 import os
 import select
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import tty
@@ -172,6 +174,32 @@ def test_sigterm_ends_a_session_wherever_the_guest_waits(ctx, board):
         assert not result.qemu_killed and result.cores, wait
         assert result.plugin.instructions == result.outcome.instructions \
             >= dut.position.instructions, wait
+
+
+def test_qemu_speaks_to_the_stream_of_the_moment(ctx, board):
+    """A Session's QEMU outlives the sys.stderr it started with (pytest
+    closes each test's capture): its last line goes to the one of the
+    moment.  (It went to the closed one: the thread that ran QEMU died,
+    and stop() said QEMU did not run.)"""
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board))
+    started_with, now = io.StringIO(), io.StringIO()
+    saved, sys.stderr = sys.stderr, started_with
+    try:
+        with Session(config, ctx.qemu) as dut:
+            dut.expect("> ")
+            started_with.close()
+            sys.stderr = now
+            qemu = _qemu_of(dut)
+            os.kill(qemu, signal.SIGTERM)
+            for _ in range(200):
+                if not _running(qemu):
+                    break
+                time.sleep(0.05)
+            result = dut.stop()
+    finally:
+        sys.stderr = saved
+    assert ": terminating on signal 15 " in now.getvalue()
+    assert result.cores
 
 
 def test_qmp_stop_and_cont_while_the_guest_waits(ctx, board):

@@ -61,7 +61,11 @@ _PTY = re.compile(r"^char device redirected to (\S+) \(label (\w+)\)$")
 class Relay:
     """Pass a QEMU output stream on as it comes (or capture it), less
     the board's known noise, but for a fault report: that is held back
-    until QEMU is gone, so that its one-line reason can come first."""
+    until QEMU is gone, so that its one-line reason can come first.
+    dest: the name of the sys stream it goes to ("stdout", "stderr"),
+    looked up at each line: a test runner swaps them around each test
+    (pytest's capture, closed once its test is over), and a Session's
+    QEMU can outlive the test that started it."""
 
     def __init__(self, dest, image, capture=False, noise=(), keep=False):
         self.dest = dest
@@ -109,8 +113,9 @@ class Relay:
         if self.capture or self.keep:
             self.captured.append(line)
         if not self.capture:
-            self.dest.write(line)
-            self.dest.flush()
+            dest = getattr(sys, self.dest)
+            dest.write(line)
+            dest.flush()
 
 
 def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
@@ -149,8 +154,8 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
     except OSError as err:
         raise Failure(f"cannot run {cmd[0]}: {err}") from None
     noise = {f"{Path(cmd[0]).name}: {n}" for n in board.stderr_noise}
-    output = Relay(sys.stdout, image, capture, keep=keep)
-    errors = Relay(sys.stderr, image, noise=noise)
+    output = Relay("stdout", image, capture, keep=keep)
+    errors = Relay("stderr", image, noise=noise)
     # Text as the guest wrote it: its "\r\n" kept, not made "\n"
     readers = [threading.Thread(target=r.read, args=(io.TextIOWrapper(
         stream, encoding="utf-8", errors="replace", newline=""),))
