@@ -8,9 +8,11 @@ scripts/merge, byte for byte; budgets; the gate on a regression."""
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from perfcounter.outputs import coverage
@@ -293,3 +295,75 @@ def test_coverage_per_test_summed_and_merged(ctx, board):
     assert coverage.parse(ours) == coverage.parse(theirs)
     assert any(n for c in coverage.parse(ours).values()
                for n in c.lines.values())
+
+
+CUT_SHORT = '''
+from pathlib import Path
+
+
+def test_answers(dut):
+    dut.expect("> ")
+    dut.send_line("fib 20")
+    dut.expect(r"6765\\r\\n")
+
+
+def test_waits_for_ever(dut):
+    dut.expect("> ")
+    Path("waiting").write_text("")
+    dut.expect("never printed", timeout=1000)
+'''
+
+
+def test_sigterm_cuts_the_session_short_its_results_written(ctx, board):
+    """A CI runner's time limit: SIGTERM to pytest's process group while
+    a test waits for its firmware, alone and under two xdist workers
+    (the tests of a file on one, in order).
+    pytest exits 143; the test that ended is in results.json (valid,
+    "cut_short" naming the signal and the test it cut short) and in
+    junit.xml; nothing of the group is left running.  (pytest died at
+    once: no results at all.)"""
+    image = ctx.firmware(board, "tests/firmware/shell.elf")
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
+    for workers in ([], ["-n", "2", "--dist", "loadfile"]):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            (tmp / "test_it.py").write_text(CUT_SHORT)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "pytest", "-p",
+                 "perfcounter.testing.plugin", "-p", "no:cacheprovider",
+                 f"--firmware={image}", "--board", board.name,
+                 "--perfcounter-results", str(tmp / "results"), *workers,
+                 "test_it.py"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                start_new_session=True)
+            for _ in range(1200):
+                if (tmp / "waiting").exists():
+                    break
+                time.sleep(0.05)
+            time.sleep(1.0)     # (test_answers' report on its way)
+            os.killpg(proc.pid, signal.SIGTERM)
+            output, _ = proc.communicate(timeout=120)
+            time.sleep(0.5)
+            try:
+                os.killpg(proc.pid, 0)
+                left = True
+            except ProcessLookupError:
+                left = False
+            doc = json.loads((tmp / "results" / "results.json").read_text())
+            junit = (tmp / "results" / "junit.xml").read_text()
+            merge = subprocess.run([str(MERGE), str(tmp / "merged"),
+                                    str(tmp / "results")],
+                                   capture_output=True, text=True)
+        assert proc.returncode == 143, output
+        assert merge.returncode == 1 and "[perf-counter] cut short by " \
+            "SIGTERM: test_it.py::test_waits_for_ever did not end\n" in \
+            merge.stderr, merge.stderr
+        assert not left, f"{workers}: part of the session still runs"
+        assert not schema_errors(doc), schema_errors(doc)
+        assert doc["cut_short"] == {
+            "signal": "SIGTERM",
+            "tests": ["test_it.py::test_waits_for_ever"]}, workers
+        assert list(doc["tests"]) == ["test_it.py::test_answers"], workers
+        assert doc["tests"]["test_it.py::test_answers"]["outcome"] == \
+            "passed"
+        assert 'name="test_answers"' in junit, workers

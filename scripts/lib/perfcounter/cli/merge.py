@@ -76,7 +76,11 @@ def main():
               for o in ("passed", "failed", "error", "skipped")}
     say(f"{len(doc['tests'])} tests from {len(args.shards)} shards in "
         f"{out}: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
-    status = 1 if counts["failed"] or counts["error"] else 0
+    cut = doc.get("cut_short")
+    if cut:
+        say(f"cut short by {cut['signal']}: "
+            f"{', '.join(cut['tests']) or 'no test'} did not end")
+    status = 1 if counts["failed"] or counts["error"] or cut else 0
     if args.baseline:
         rows = gate.compare(doc, results.load(args.baseline),
                             dict(args.threshold))

@@ -21,7 +21,8 @@ PYTHONPATH).  Options: --firmware, --board, --cpu, --qemu-arg,
 --shard-durations FILE; markers firmware(...) and budget(...).  Each
 test's counts go to pytest's report as properties (so to --junitxml),
 and the session writes DIR (perfcounter.testing.results), from the
-controller under pytest-xdist.  docs/testing-your-firmware.md.
+controller under pytest-xdist, also when SIGTERM or SIGHUP cuts it short
+(perfcounter.testing.signals).  docs/testing-your-firmware.md.
 """
 
 import json
@@ -38,10 +39,11 @@ from perfcounter.results import events, stacks
 from perfcounter.outputs import (OutputOptions, coverage, hotspots,
                                  json_report)
 from perfcounter.target import Target
-from perfcounter.testing import results, shards
+from perfcounter.testing import results, shards, signals
 
 DEFAULT_RESULTS = "perfcounter-results"
 DEFAULT_TIMEOUT = 60.0
+_ENDING = pytest.StashKey[signals.Ending]()
 
 
 def _period(text):
@@ -122,9 +124,17 @@ def pytest_configure(config):
             shards.parse(config.getoption("shard"))
         except ValueError as err:
             raise pytest.UsageError(f"--shard: {err}") from None
+    ending = config.stash[_ENDING] = signals.Ending()
+    ending.install()
     if not hasattr(config, "workerinput"):     # the controller, or alone
-        config.pluginmanager.register(Collector(config), "perfcounter-"
-                                      "collector")
+        config.pluginmanager.register(Collector(config, ending),
+                                      "perfcounter-collector")
+
+
+def pytest_unconfigure(config):
+    ending = config.stash.get(_ENDING, None)
+    if ending:
+        ending.uninstall()
 
 
 @pytest.hookimpl(trylast=True)
@@ -329,8 +339,9 @@ class Collector:
     """The session's results, gathered from every test's reports (on the
     controller under pytest-xdist) and written when it ends."""
 
-    def __init__(self, config):
+    def __init__(self, config, ending):
         self.config = config
+        self.ending = ending
         self.tests = {}
         self.durations = {}
 
@@ -340,6 +351,12 @@ class Collector:
             shutil.rmtree(folder / name, ignore_errors=True)
         for name in (results.RESULTS, results.JUNIT, results.DURATIONS):
             (folder / name).unlink(missing_ok=True)
+
+    def pytest_runtest_logstart(self, nodeid):
+        self.ending.running.add(nodeid)
+
+    def pytest_runtest_logfinish(self, nodeid):
+        self.ending.running.discard(nodeid)
 
     def pytest_runtest_logreport(self, report):
         test = self.tests.setdefault(report.nodeid, {"outcome": "passed"})
@@ -358,11 +375,12 @@ class Collector:
             test["message"] = report.longreprtext
 
     def pytest_sessionfinish(self, session):
+        self.ending.wind_down()
         tests = {n: t for n, t in self.tests.items() if "board" in t}
-        if not tests:
+        if not tests and not self.ending.signal:
             return
         folder = _results_dir(self.config)
-        doc = results.document(tests)
+        doc = results.document(tests, self.ending.cut_short())
         results.write(folder, doc, {n: self.durations[n] for n in tests
                                     if n in self.durations})
         try:

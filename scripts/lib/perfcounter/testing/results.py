@@ -7,6 +7,8 @@
                         total and per step (instructions, estimated
                         cycles, virtual ns; a step's events too: loads,
                         calls...), exact and the same on every run;
+                        and, if a signal cut the session short, which
+                        and in which tests ("cut_short");
                         schemas/test-results.schema.json
     DIR/junit.xml       the same as JUnit XML (virtual seconds as each
                         test's time, the counts in its system-out):
@@ -50,10 +52,15 @@ def test_dir(nodeid):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_")
 
 
-def document(tests):
-    """The results document of {node id: test}, tests sorted."""
-    return {"format": FORMAT, "version": VERSION,
-            "tests": {n: tests[n] for n in sorted(tests)}}
+def document(tests, cut_short=None):
+    """The results document of {node id: test}, tests sorted; cut_short:
+    the signal that cut the session short and the tests it cut short
+    ({"signal": "SIGTERM", "tests": [node id...]}), if one did."""
+    doc = {"format": FORMAT, "version": VERSION,
+           "tests": {n: tests[n] for n in sorted(tests)}}
+    if cut_short:
+        doc["cut_short"] = cut_short
+    return doc
 
 
 def load(path):
@@ -76,13 +83,19 @@ def load(path):
 def merge(docs):
     """One document of several sessions' (shards'): every test once."""
     tests = {}
+    cut_short = None
     for doc in docs:
         for nodeid, test in doc["tests"].items():
             if nodeid in tests:
                 raise Failure(f"{nodeid} is in two shards' results: each "
                               f"test belongs to one shard")
             tests[nodeid] = test
-    return document(tests)
+        if doc.get("cut_short"):
+            cut_short = cut_short or {"signal": doc["cut_short"]["signal"],
+                                      "tests": []}
+            cut_short["tests"] = sorted(set(cut_short["tests"]) |
+                                        set(doc["cut_short"]["tests"]))
+    return document(tests, cut_short)
 
 
 def junit(doc):

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: MIT
+"""A test session cut short by a signal, as a CI runner's time limit
+ends a job (SIGTERM to its process group) or a closed terminal ends it
+(SIGHUP): pytest stops at once, as on Ctrl-C (which it handles itself),
+every fixture's teardown runs (each dut's QEMU ends, writing what it
+counted) and the session's results are written, saying which signal
+ended it and in which test.  pytest exits 128 + the signal's number, as
+a shell says a process ended by it.  Only signals left at their default
+are taken; one more while the session winds down is ignored, so that
+its results are written whole."""
+
+import signal
+
+import pytest
+
+SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
+class Ending:
+    """The session's signals, taken from install() to uninstall()."""
+
+    def __init__(self):
+        self.signal = None      # the one that cut the session short
+        self.tests = ()         # the tests it cut short
+        self.running = set()    # the tests that run now (under xdist, several)
+        self._winding_down = False
+        self._taken = {}
+
+    def install(self):
+        try:
+            for signum in SIGNALS:
+                if signal.getsignal(signum) is signal.SIG_DFL:
+                    self._taken[signum] = signal.signal(signum,
+                                                        self._cut_short)
+        except ValueError:
+            pass                # not the main thread: no handler of ours
+
+    def uninstall(self):
+        for signum, handler in self._taken.items():
+            signal.signal(signum, handler)
+        self._taken = {}
+
+    def wind_down(self):
+        """From here a signal changes nothing: the results are written."""
+        self._winding_down = True
+
+    def cut_short(self):
+        """{"signal": name, "tests": [node id...]} if a signal cut the
+        session short, or None (results.json's "cut_short")."""
+        if self.signal is None:
+            return None
+        return {"signal": self.signal, "tests": list(self.tests)}
+
+    def _cut_short(self, signum, frame):
+        if self._winding_down or self.signal:
+            return
+        self.signal = signal.Signals(signum).name
+        self.tests = tuple(sorted(self.running))
+        pytest.exit(f"cut short by {self.signal}", returncode=128 + signum)
