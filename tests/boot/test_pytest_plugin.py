@@ -314,17 +314,23 @@ def test_waits_for_ever(dut):
 '''
 
 
-def test_sigterm_cuts_the_session_short_its_results_written(ctx, board):
+def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
     """A CI runner's time limit: SIGTERM to pytest's process group while
     a test waits for its firmware, alone and under two xdist workers
-    (the tests of a file on one, in order).
-    pytest exits 143; the test that ended is in results.json (valid,
-    "cut_short" naming the signal and the test it cut short) and in
-    junit.xml; nothing of the group is left running.  (pytest died at
-    once: no results at all.)"""
+    (the tests of a file on one, in order); and Ctrl-C (SIGINT, pytest's
+    own).  pytest exits 143 (2 on SIGINT); the test that ended is in
+    results.json (valid, "cut_short" naming the signal and the test it
+    cut short) and in junit.xml; nothing of the group is left running;
+    scripts/merge of the results says the test did not end, exit 1.
+    (SIGTERM: pytest died at once, no results at all; SIGINT: results
+    that looked whole.)"""
     image = ctx.firmware(board, "tests/firmware/shell.elf")
     env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
-    for workers in ([], ["-n", "2", "--dist", "loadfile"]):
+    for sent, workers, code in [
+            (signal.SIGTERM, [], 143),
+            (signal.SIGTERM, ["-n", "2", "--dist", "loadfile"], 143),
+            (signal.SIGINT, [], 2)]:
+        case = f"{sent.name} {workers}"
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             (tmp / "test_it.py").write_text(CUT_SHORT)
@@ -341,7 +347,7 @@ def test_sigterm_cuts_the_session_short_its_results_written(ctx, board):
                     break
                 time.sleep(0.05)
             time.sleep(1.0)     # (test_answers' report on its way)
-            os.killpg(proc.pid, signal.SIGTERM)
+            os.killpg(proc.pid, sent)
             output, _ = proc.communicate(timeout=120)
             time.sleep(0.5)
             try:
@@ -354,16 +360,16 @@ def test_sigterm_cuts_the_session_short_its_results_written(ctx, board):
             merge = subprocess.run([str(MERGE), str(tmp / "merged"),
                                     str(tmp / "results")],
                                    capture_output=True, text=True)
-        assert proc.returncode == 143, output
-        assert merge.returncode == 1 and "[perf-counter] cut short by " \
-            "SIGTERM: test_it.py::test_waits_for_ever did not end\n" in \
-            merge.stderr, merge.stderr
-        assert not left, f"{workers}: part of the session still runs"
+        assert proc.returncode == code, f"{case}: {output}"
+        assert not left, f"{case}: part of the session still runs"
         assert not schema_errors(doc), schema_errors(doc)
         assert doc["cut_short"] == {
-            "signal": "SIGTERM",
-            "tests": ["test_it.py::test_waits_for_ever"]}, workers
-        assert list(doc["tests"]) == ["test_it.py::test_answers"], workers
+            "signal": sent.name,
+            "tests": ["test_it.py::test_waits_for_ever"]}, case
+        assert list(doc["tests"]) == ["test_it.py::test_answers"], case
         assert doc["tests"]["test_it.py::test_answers"]["outcome"] == \
-            "passed"
-        assert 'name="test_answers"' in junit, workers
+            "passed", case
+        assert 'name="test_answers"' in junit, case
+        assert merge.returncode == 1 and f"[perf-counter] cut short by " \
+            f"{sent.name}: test_it.py::test_waits_for_ever did not end\n" \
+            in merge.stderr, f"{case}: {merge.stderr}"

@@ -358,6 +358,9 @@ class Collector:
     def pytest_runtest_logfinish(self, nodeid):
         self.ending.running.discard(nodeid)
 
+    def pytest_keyboard_interrupt(self, excinfo):
+        self.ending.interrupted()
+
     def pytest_runtest_logreport(self, report):
         test = self.tests.setdefault(report.nodeid, {"outcome": "passed"})
         found = results.test_of_properties(report.user_properties)

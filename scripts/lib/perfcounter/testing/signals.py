@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 """A test session cut short by a signal, as a CI runner's time limit
 ends a job (SIGTERM to its process group) or a closed terminal ends it
-(SIGHUP): pytest stops at once, as on Ctrl-C (which it handles itself),
-every fixture's teardown runs (each dut's QEMU ends, writing what it
+(SIGHUP): pytest stops at once, as on Ctrl-C (SIGINT, which it handles
+itself: noted the same), every fixture's teardown runs (each dut's QEMU ends, writing what it
 counted) and the session's results are written, saying which signal
 ended it and in which test.  pytest exits 128 + the signal's number, as
 a shell says a process ended by it.  Only signals left at their default
@@ -51,9 +51,18 @@ class Ending:
             return None
         return {"signal": self.signal, "tests": list(self.tests)}
 
+    def interrupted(self):
+        """pytest's own KeyboardInterrupt (Ctrl-C, SIGINT) ends the
+        session: noted as a signal of ours would be."""
+        if not self.signal:
+            self._note(signal.SIGINT)
+
+    def _note(self, signum):
+        self.signal = signal.Signals(signum).name
+        self.tests = tuple(sorted(self.running))
+
     def _cut_short(self, signum, frame):
         if self._winding_down or self.signal:
             return
-        self.signal = signal.Signals(signum).name
-        self.tests = tuple(sorted(self.running))
+        self._note(signum)
         pytest.exit(f"cut short by {self.signal}", returncode=128 + signum)
