@@ -172,6 +172,7 @@ def test_sigterm_ends_a_session_wherever_the_guest_waits(ctx, board):
             result = dut.stop()
         assert ended, f"{wait}: QEMU did not end within 10 s of SIGTERM"
         assert not result.qemu_killed and result.cores, wait
+        assert result.ended == "signal" and result.signal == "SIGTERM", wait
         assert result.plugin.instructions == result.outcome.instructions \
             >= dut.position.instructions, wait
 

@@ -26,8 +26,9 @@ TICKER = "tests/firmware/uart_ticker/uart_ticker.elf"
 
 def interrupted(ctx, board, signum, group, tmp):
     """Run the ticker with every output asked for, send signum once it
-    has ticked 100 times (to scripts/profile, or to its whole process
-    group); the process, its stdout and stderr."""
+    has ticked 100 times (to scripts/profile, to its whole process
+    group, or with group "qemu" to its QEMU alone); the process, its
+    stdout and stderr."""
     build = Path(tmp) / "build"
     proc = subprocess.Popen(
         [str(PROFILE), ctx.firmware(board, TICKER), "--board", board.name,
@@ -43,7 +44,11 @@ def interrupted(ctx, board, signum, group, tmp):
             line = proc.stdout.readline()
             assert line, first + proc.stderr.read()
             first += line
-        if group:
+        if group == "qemu":
+            qemu = int(subprocess.run(["pgrep", "-P", str(proc.pid)],
+                                      capture_output=True, text=True).stdout)
+            os.kill(qemu, signum)
+        elif group:
             os.killpg(proc.pid, signum)
         else:
             proc.send_signal(signum)
@@ -83,6 +88,26 @@ def test_a_signal_ends_the_run_with_every_output_written(ctx, board, signum,
     assert f"profile (cut short by {name})" in err, err
     assert "ended by the guest" not in err and "terminating on" not in err
     assert "tick 100" in out
+
+
+def test_a_signal_to_qemu_alone_cuts_the_run_short_all_the_same(ctx, board):
+    """SIGTERM aimed at QEMU alone (a kill of its own, or its parent's
+    death): the run was cut short all the same, and says so: exit 143,
+    every output written, --json's "ended" "signal", QEMU's line naming
+    who sent it passed on.  (The run said the guest had ended it, exit
+    0.)"""
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, out, err = interrupted(ctx, board, signal.SIGTERM, "qemu", tmp)
+        doc = json.loads((Path(tmp) / "run.json").read_text())
+        written = {p.name for p in Path(tmp).iterdir() if p.is_file()}
+    assert proc.returncode == 143, err
+    assert {"gmon.out", "stacks.txt", "run.json", "timeline.json"} <= \
+        written, written
+    assert doc["run"]["ended"] == "signal" and \
+        doc["run"]["signal"] == "SIGTERM", doc["run"]
+    assert "run: cut short by SIGTERM" in err, err
+    assert ": terminating on signal 15 from pid " in err, err
+    assert "ended by the guest" not in err, err
 
 
 def test_a_qemu_that_outlives_sigterm_is_killed_and_said_so(ctx, board,

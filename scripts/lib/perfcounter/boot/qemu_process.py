@@ -46,7 +46,7 @@ class Exited:
 
 # What QEMU says when it shuts down on a signal: ours (stop()), or one
 # a test runner sent the whole process group
-_TERMINATING = re.compile(r": terminating on signal \d+\b")
+_TERMINATING = re.compile(r": terminating on signal (\d+)\b")
 # What has been said already, another way: by the scripts, or by the
 # plugin, whose refusal (the line before, naming its cause) QEMU follows
 # with a line of its own that suggests the plugin would not load
@@ -167,9 +167,17 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
     timed_out, stopped, killed = _wait(proc, timeout, stop)
     for reader in readers:
         reader.join()
+    not_ours = False
     if errors.terminating and stop and not timed_out and not stopped:
         stopped = _signal_to_both(stop)
-    if not timed_out and not stopped:
+        if not stopped:
+            # This process got no signal: QEMU alone did (a kill aimed
+            # at it, its parent's death); its run was cut short all the
+            # same, and its outputs say so
+            signum = int(_TERMINATING.search(errors.terminating[0])[1])
+            stop.request(signal.Signals(signum).name, 128 + signum)
+            stopped = not_ours = True
+    if not timed_out and (not stopped or not_ours):
         errors.signal_not_ours()
     # Killed by a signal (QEMU aborts on a fatal error): 128 + signal,
     # as a shell says it
