@@ -110,6 +110,31 @@ def test_a_signal_to_qemu_alone_cuts_the_run_short_all_the_same(ctx, board):
     assert "ended by the guest" not in err, err
 
 
+def test_qemu_killed_by_sigkill_is_said_so(ctx, board, tmp_path):
+    """SIGKILL to QEMU as the guest runs (a kill -9, the system's OOM
+    killer): one line that says so, exit 1.  (It said "QEMU did not
+    start the guest (exit code 137): no message".)"""
+    proc = subprocess.Popen(
+        [str(PROFILE), ctx.firmware(board, TICKER), "--board", board.name,
+         "--json", "run.json"], cwd=tmp_path,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        while not proc.stdout.readline().startswith("tick 10"):
+            assert proc.poll() is None, proc.stderr.read()
+        qemu = int(subprocess.run(["pgrep", "-P", str(proc.pid)],
+                                  capture_output=True, text=True).stdout)
+        os.kill(qemu, signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 1, err
+    assert err.splitlines()[-1] == "error: QEMU died of SIGKILL (a kill -9, " \
+        "or the system ran out of memory): it wrote no counts, profile or " \
+        "results", err
+    assert "did not start" not in err, err
+
+
 def test_a_qemu_that_outlives_sigterm_is_killed_and_said_so(ctx, board,
                                                             tmp_path):
     """A QEMU that does not stop on SIGTERM (here stopped with

@@ -94,7 +94,8 @@ def collect(config, exited, qemu, workdir, started, during=None):
                     signal=stopped if stopped.startswith("SIG") else None,
                     stopped_by_session=stopped == SESSION,
                     qemu_first_error=exited.first_error,
-                    qemu_killed=exited.killed)
+                    qemu_killed=exited.killed,
+                    qemu_died_of=exited.died_of)
     result.cores = readout.load(config.report_file(workdir, base)
                                 for base, _ in config.cores)
     try:

@@ -42,6 +42,7 @@ class Exited:
     stopped: str = None  # who cut the run short (SIGTERM..., session)
     first_error: str = None     # QEMU's first line on stderr
     killed: bool = False        # stopped, it outlived TERM_GRACE: SIGKILL
+    died_of: str = None  # the signal QEMU itself died of ("SIGKILL")
 
 
 # What QEMU says when it shuts down on a signal: ours (stop()), or one
@@ -186,9 +187,12 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
         code = TIMEOUT_EXIT
     elif stopped:
         code = stop.exit_code
+    died_of = signal.Signals(-proc.returncode).name \
+        if proc.returncode < 0 else None
     return Exited(code, "".join(output.captured), timed_out,
                   output.fault or errors.fault,
-                  stop.reason if stopped else None, errors.first, killed)
+                  stop.reason if stopped else None, errors.first, killed,
+                  died_of)
 
 
 def _wait(proc, timeout, stop):
@@ -224,6 +228,17 @@ def _signal_to_both(stop, grace=SIGNAL_GRACE):
     while stop.reason is None and time.monotonic() < deadline:
         time.sleep(0.01)
     return stop.reason is not None
+
+
+def died_message(result):
+    """What to say of a run whose QEMU died of a signal we did not send
+    (Result.qemu_died_of): nothing of it can be written."""
+    cause = " (a kill -9, or the system ran out of memory)" \
+        if result.qemu_died_of == "SIGKILL" else ""
+    said = f" (it said: {result.qemu_first_error})" \
+        if result.qemu_first_error else ""
+    return (f"QEMU died of {result.qemu_died_of}{cause}: it wrote no "
+            f"counts, profile or results{said}")
 
 
 def terminate(proc, grace=TERM_GRACE):

@@ -36,6 +36,9 @@ class Result:
     qemu_first_error: str = None    # QEMU's first line on stderr
     # cut short, QEMU did not stop within TERM_GRACE of SIGTERM: killed
     qemu_killed: bool = False
+    # the signal QEMU's process died of, unable to write anything
+    # ("SIGKILL": ours after TERM_GRACE, a kill -9, the OOM killer)
+    qemu_died_of: str = None
     # run() made the task analyses as the run went (during_run.py); if
     # it could not, why (they are made from the results file after it)
     analysed_during_run: bool = False
@@ -76,7 +79,8 @@ class Result:
         """QEMU exited with an error before the plugin could report
         anything (a refused option, a plugin that refused its own)."""
         return (not self.cut_short and self.exit_code != 0 and
-                self.plugin is None and self.config.plugin)
+                self.plugin is None and self.config.plugin and
+                not self.qemu_died_of)
 
     @property
     def profile(self):
