@@ -22,7 +22,7 @@ import pytest
 
 from bootlib import json_schema_errors
 from perfcounter import EXACT, RunConfig, Session, Target
-from perfcounter.boot.session import ExpectTimeout
+from perfcounter.boot.session import ExpectTimeout, GuestEnded
 from perfcounter.paths import REPO
 
 PER_BOARD = True
@@ -201,6 +201,24 @@ def test_qemu_speaks_to_the_stream_of_the_moment(ctx, board):
         sys.stderr = saved
     assert ": terminating on signal 15 " in now.getvalue()
     assert result.cores
+
+
+def test_qemu_killed_under_a_session_is_said_so(ctx, board):
+    """SIGKILL to a Session's QEMU (a kill -9, the OOM killer): the
+    expect() says QEMU died of it.  (A ConnectionResetError traceback,
+    or "the run has ended", or the run ended by its "exit, exit code
+    137", as it came.)"""
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board))
+    with Session(config, ctx.qemu) as dut:
+        dut.expect("> ")
+        dut.send_line("fib 20")
+        os.kill(_qemu_of(dut), signal.SIGKILL)
+        with pytest.raises(GuestEnded) as ended:
+            dut.expect_exact("never printed")
+    assert str(ended.value).startswith(
+        "the run ended (QEMU died of SIGKILL (a kill -9, or the system ran "
+        "out of memory): it wrote no counts, profile or results)"), \
+        str(ended.value)
 
 
 def test_qmp_stop_and_cont_while_the_guest_waits(ctx, board):

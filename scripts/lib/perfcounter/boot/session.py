@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from perfcounter.boot import SESSION, collect, launch
+from perfcounter.boot import SESSION, collect, launch, qemu_process
 from perfcounter.boot.config import Serial
 from perfcounter.boot.signals import StopRequest
 from perfcounter.build import qemu as qemu_build
@@ -261,6 +261,8 @@ class Session:
                 raise ExpectTimeout(
                     f"no word from the guest in {host_timeout:g} s of host "
                     f"time; it printed since: {self._pending()!r}") from None
+            except ConnectionResetError:
+                chunk = b""     # QEMU died with input of ours unread
             if not chunk:
                 return None
             data += chunk
@@ -287,8 +289,9 @@ class Session:
         try:
             self._conn.sendall(_HEAD.pack(kind, len(data)) + data)
         except OSError:
-            raise GuestEnded(f"the run has ended: {self._pending()!r}") \
-                from None
+            self._finish()
+            raise GuestEnded(f"the run ended ({self._how_it_ended()}); it "
+                             f"printed: {self._pending()!r}") from None
 
     def _go(self, deadline=0, mode=_EACH_BYTE):
         self._send_frame(b"G", _GO.pack(deadline, mode))
@@ -330,8 +333,7 @@ class Session:
             if kind is None:
                 self._finish()
                 raise GuestEnded(
-                    f"the run ended ({self.result.ended}, exit code "
-                    f"{self.result.exit_code}) before printing "
+                    f"the run ended ({self._how_it_ended()}) before printing "
                     f"{regex.pattern!r}; it printed: {self._pending()!r}")
             if kind == b"D":
                 raise ExpectTimeout(
@@ -373,7 +375,9 @@ class Session:
         while True:
             kind, data = self._read_frame()
             if kind is None:
-                raise GuestEnded(f"the run has ended: {self._pending()!r}")
+                self._finish()
+                raise GuestEnded(f"the run ended ({self._how_it_ended()}); "
+                                 f"it printed: {self._pending()!r}")
             if kind == b"C":
                 mask, *counts = _COUNTS.unpack_from(data)
                 counts = events.named(mask, counts)
@@ -471,7 +475,16 @@ class Session:
         if self._thread.is_alive():
             self._stop.request(SESSION)
 
+    def _how_it_ended(self):
+        """How the run ended, in words (after _finish())."""
+        result = self.result
+        if result.qemu_died_of and not result.cut_short:
+            return qemu_process.died_message(result)
+        return f"{result.ended}, exit code {result.exit_code}"
+
     def _finish(self):
+        if self.result is not None:
+            return
         if self._thread:
             self._thread.join()
         if self._conn:
@@ -480,4 +493,5 @@ class Session:
             raise Failure("QEMU did not run")
         self.result = collect(self.config, self._exited, self.qemu,
                               self.workdir, self._started)
-        self.result.steps = list(self.steps)
+        # (shared: a step that fails once the run has ended joins it)
+        self.result.steps = self.steps
