@@ -146,6 +146,16 @@ def _running(pid):
     return stat[stat.rindex(")") + 2] != "Z"
 
 
+def _sigterm(qemu):
+    """SIGTERM to QEMU: whether it ended within 10 s."""
+    os.kill(qemu, signal.SIGTERM)
+    for _ in range(200):
+        if not _running(qemu):
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def test_sigterm_ends_a_session_wherever_the_guest_waits(ctx, board):
     """SIGTERM to QEMU (a runner's to the process group; the one QEMU
     gets when its controller dies) while the guest waits for the
@@ -162,13 +172,7 @@ def test_sigterm_ends_a_session_wherever_the_guest_waits(ctx, board):
                     dut.expect("never printed", timeout=0.01)
             elif wait == "run_for":
                 dut.run_for(0.01)
-            qemu = _qemu_of(dut)
-            os.kill(qemu, signal.SIGTERM)
-            for _ in range(200):
-                if not _running(qemu):
-                    break
-                time.sleep(0.05)
-            ended = not _running(qemu)
+            ended = _sigterm(_qemu_of(dut))
             result = dut.stop()
         assert ended, f"{wait}: QEMU did not end within 10 s of SIGTERM"
         assert not result.qemu_killed and result.cores, wait
@@ -190,12 +194,7 @@ def test_qemu_speaks_to_the_stream_of_the_moment(ctx, board):
             dut.expect("> ")
             started_with.close()
             sys.stderr = now
-            qemu = _qemu_of(dut)
-            os.kill(qemu, signal.SIGTERM)
-            for _ in range(200):
-                if not _running(qemu):
-                    break
-                time.sleep(0.05)
+            _sigterm(_qemu_of(dut))
             result = dut.stop()
     finally:
         sys.stderr = saved

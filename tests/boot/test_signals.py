@@ -90,6 +90,25 @@ def test_a_signal_ends_the_run_with_every_output_written(ctx, board, signum,
     assert "tick 100" in out
 
 
+def ticking(ctx, board, folder):
+    """scripts/profile running the ticker (--json run.json, in folder),
+    once it has ticked 10 times: the process, and its QEMU's pid."""
+    proc = subprocess.Popen(
+        [str(PROFILE), ctx.firmware(board, TICKER), "--board", board.name,
+         "--json", "run.json"], cwd=folder,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        while not proc.stdout.readline().startswith("tick 10"):
+            assert proc.poll() is None, proc.stderr.read()
+        return proc, int(subprocess.run(["pgrep", "-P", str(proc.pid)],
+                                        capture_output=True,
+                                        text=True).stdout)
+    except BaseException:
+        proc.kill()
+        raise
+
+
 def test_a_signal_to_qemu_alone_cuts_the_run_short_all_the_same(ctx, board):
     """SIGTERM aimed at QEMU alone (a kill of its own, or its parent's
     death): the run was cut short all the same, and says so: exit 143,
@@ -114,16 +133,8 @@ def test_qemu_killed_by_sigkill_is_said_so(ctx, board, tmp_path):
     """SIGKILL to QEMU as the guest runs (a kill -9, the system's OOM
     killer): one line that says so, exit 1.  (It said "QEMU did not
     start the guest (exit code 137): no message".)"""
-    proc = subprocess.Popen(
-        [str(PROFILE), ctx.firmware(board, TICKER), "--board", board.name,
-         "--json", "run.json"], cwd=tmp_path,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+    proc, qemu = ticking(ctx, board, tmp_path)
     try:
-        while not proc.stdout.readline().startswith("tick 10"):
-            assert proc.poll() is None, proc.stderr.read()
-        qemu = int(subprocess.run(["pgrep", "-P", str(proc.pid)],
-                                  capture_output=True, text=True).stdout)
         os.kill(qemu, signal.SIGKILL)
         out, err = proc.communicate(timeout=60)
     finally:
@@ -141,16 +152,8 @@ def test_a_qemu_that_outlives_sigterm_is_killed_and_said_so(ctx, board,
     SIGSTOP, as a hung one) is killed after TERM_GRACE; the run says
     why it has no readout.  A QEMU stopped before it wrote one, but
     which did stop (a timeout of 1 ms), is not said to be killed."""
-    proc = subprocess.Popen(
-        [str(PROFILE), ctx.firmware(board, TICKER), "--board", board.name,
-         "--json", "run.json"], cwd=tmp_path,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True)
+    proc, qemu = ticking(ctx, board, tmp_path)
     try:
-        while not proc.stdout.readline().startswith("tick 10"):
-            assert proc.poll() is None, proc.stderr.read()
-        qemu = int(subprocess.run(["pgrep", "-P", str(proc.pid)],
-                                  capture_output=True, text=True).stdout)
         os.kill(qemu, signal.SIGSTOP)
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=60)
