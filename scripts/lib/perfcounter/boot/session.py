@@ -463,14 +463,14 @@ class Session:
         return self.result
 
     def _end_here(self):
-        """Have QEMU exit where the guest waits ('X'), at that very
-        instruction: on SIGTERM it shuts down too, but a guest waiting
-        after a byte it sent (inside its block) first runs to its
-        block's end.  SIGTERM still if QEMU does not exit."""
+        """Have QEMU exit where the guest waits ('X'): at once, the run
+        ended by the session (SIGTERM would end it there too, but as cut
+        short by a signal).  SIGTERM still if QEMU does not exit."""
         try:
-            self._send_frame(b"X")
-        except GuestEnded:
-            pass
+            if self._conn is not None:
+                self._conn.sendall(_HEAD.pack(b"X", 0))
+        except OSError:
+            pass                # QEMU has gone already
         self._thread.join(END_GRACE)
         if self._thread.is_alive():
             self._stop.request(SESSION)
