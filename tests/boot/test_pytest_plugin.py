@@ -314,6 +314,12 @@ def test_waits_for_ever(dut):
 '''
 
 
+def _default_sigint():
+    # A shell runs a background job with SIGINT ignored (CI's, say), and
+    # Python then leaves it ignored: pytest would not see Ctrl-C
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
     """A CI runner's time limit: SIGTERM to pytest's process group while
     a test waits for its firmware, alone and under two xdist workers
@@ -341,7 +347,7 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
                  "--perfcounter-results", str(tmp / "results"), *workers,
                  "test_it.py"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                start_new_session=True)
+                start_new_session=True, preexec_fn=_default_sigint)
             for _ in range(1200):
                 if (tmp / "waiting").exists():
                     break
