@@ -206,7 +206,9 @@ def test_qemu_killed_under_a_session_is_said_so(ctx, board):
     """SIGKILL to a Session's QEMU (a kill -9, the OOM killer): the
     expect() says QEMU died of it.  (A ConnectionResetError traceback,
     or "the run has ended", or the run ended by its "exit, exit code
-    137", as it came.)"""
+    137", as it came.)  counters() then says so at once (it waited for
+    QMP's socket the session's whole host timeout, then advised
+    starting a QEMU with scripts/profile --qmp)."""
     config = RunConfig(Target(ctx.firmware(board, SHELL), board))
     with Session(config, ctx.qemu) as dut:
         dut.expect("> ")
@@ -214,6 +216,9 @@ def test_qemu_killed_under_a_session_is_said_so(ctx, board):
         os.kill(_qemu_of(dut), signal.SIGKILL)
         with pytest.raises(GuestEnded) as ended:
             dut.expect_exact("never printed")
+        with pytest.raises(GuestEnded) as read:
+            dut.counters()
+    assert "): no QEMU to read from" in str(read.value), str(read.value)
     assert str(ended.value).startswith(
         "the run ended (QEMU died of SIGKILL (a kill -9, or the system ran "
         "out of memory): it wrote no counts, profile or results)"), \

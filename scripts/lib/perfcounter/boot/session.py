@@ -400,6 +400,11 @@ class Session:
 
     def _monitor(self):
         from perfcounter.boot import qmp
+        if self._thread is not None and not self._thread.is_alive():
+            # (not QMP's wait for a socket no QEMU will listen on again)
+            self._finish()
+            raise GuestEnded(f"the run ended ({self._how_it_ended()}): "
+                             f"no QEMU to read from")
         if self._qmp is None:
             self._qmp = qmp.connect(self.config.qmp, wait=self.host_timeout)
         return self._qmp
