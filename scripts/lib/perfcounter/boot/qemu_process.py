@@ -232,12 +232,12 @@ def _signal_to_both(stop, grace=SIGNAL_GRACE):
 
 def died_message(result):
     """What to say of a run whose QEMU died of a signal we did not send
-    (Result.qemu_died_of): nothing of it can be written."""
+    (Result.qemu_died): nothing of it can be written."""
     cause = " (a kill -9, or the system ran out of memory)" \
-        if result.qemu_died_of == "SIGKILL" else ""
+        if result.qemu_died == "SIGKILL" else ""
     said = f" (it said: {result.qemu_first_error})" \
         if result.qemu_first_error else ""
-    return (f"QEMU died of {result.qemu_died_of}{cause}: it wrote no "
+    return (f"QEMU died of {result.qemu_died}{cause}: it wrote no "
             f"counts, profile or results{said}")
 
 

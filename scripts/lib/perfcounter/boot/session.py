@@ -483,7 +483,7 @@ class Session:
     def _how_it_ended(self):
         """How the run ended, in words (after _finish())."""
         result = self.result
-        if result.qemu_died_of and not result.cut_short:
+        if result.qemu_died:
             return qemu_process.died_message(result)
         return f"{result.ended}, exit code {result.exit_code}"
 

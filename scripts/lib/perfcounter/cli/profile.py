@@ -728,7 +728,7 @@ def main():
             result = run(config, built, workdir, echo=True,
                          verbose=args.verbose, signals=signals)
         signals.defer()
-        if result.qemu_died_of and not result.cut_short:
+        if result.qemu_died:
             raise Failure(qemu_process.died_message(result))
         if result.failed_to_start:
             raise Failure(f"QEMU did not start the guest (exit code "

@@ -83,6 +83,12 @@ class Result:
                 not self.qemu_died_of)
 
     @property
+    def qemu_died(self):
+        """The signal QEMU died of when nothing here cut the run short
+        (a kill -9, the OOM killer, a crash), or None."""
+        return None if self.cut_short else self.qemu_died_of
+
+    @property
     def profile(self):
         """The PluginResults when the run was profiled, else None."""
         return self.plugin if self.plugin and self.plugin.profiled else None
