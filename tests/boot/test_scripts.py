@@ -5,6 +5,7 @@ perf-counter properties (on the default board)."""
 import re
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from perfcounter.boot import qemu_process
@@ -78,6 +79,28 @@ def test_profile_boots_an_elf(ctx, board):
     proc = profile(image)
     assert proc.returncode == 7, proc.stdout + proc.stderr
     assert "exiting with 7" in proc.stdout
+
+
+def test_verbose_states_qemus_span_on_the_monotonic_clock(ctx, board):
+    """-v's host time: QEMU's process from its start to its end, on the
+    clock every process of the host shares (what scripts/bench reads
+    the command's time before and after QEMU from), inside the
+    command's own span and as long as the run it states."""
+    image = ctx.firmware(board, "tests/firmware/exit_code.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        began = time.monotonic()
+        proc = profile("-v", "--sample", "--gmon", Path(tmp) / "gmon.out",
+                       image)
+        ended = time.monotonic()
+    assert proc.returncode == 7, proc.stdout + proc.stderr
+    found = re.search(r"host time: the run ([\d.]+) s, its results "
+                      r"([\d.]+) s; QEMU's process from ([\d.]+) to "
+                      r"([\d.]+) s of the host's monotonic clock",
+                      proc.stderr)
+    assert found, proc.stderr
+    run, _, start, end = (float(x) for x in found.groups())
+    assert began < start < end < ended, (began, start, end, ended)
+    assert end - start <= run < ended - began, (run, start, end)
 
 
 def test_profile_stops_a_hanging_guest(ctx, board):

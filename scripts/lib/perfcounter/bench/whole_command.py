@@ -6,10 +6,11 @@ user or CI runs it: reading the image, QEMU, writing the outputs)
 against the plain command (no profile) and against raw QEMU (the plain
 command's QEMU command line, the plugin loaded only to end the run at
 the same instruction), run alternately, medians and spreads; and the
-plain command's time outside QEMU (before its first instruction and
-after its exit). As a user's shell runs it: with Python's bytecode
-cached (without PYTHONDONTWRITEBYTECODE, which would compile the
-package's modules on every command: 30 ms)."""
+plain command's time outside QEMU's process (from the command's start
+to QEMU's, and from QEMU's end to the command's: -v states QEMU's span
+on the host's monotonic clock). As a user's shell runs it: with
+Python's bytecode cached (without PYTHONDONTWRITEBYTECODE, which would
+compile the package's modules on every command: 30 ms)."""
 
 import os
 import re
@@ -63,11 +64,16 @@ def _raw(plain, workdir):
     return cmd
 
 
-def _split(output):
-    """(QEMU's run, the results) in host seconds, as -v says."""
-    m = re.search(r"host time: the run ([\d.]+) s, its results ([\d.]+) s",
-                  output)
-    return (float(m[1]), float(m[2])) if m else (None, None)
+def _outside(output, began, ended):
+    """(before, after): the plain command's host seconds before QEMU's
+    process started and after it ended, from the QEMU process's span
+    that -v states on the host's monotonic clock (began and ended: the
+    command's, on that clock)."""
+    m = re.search(r"QEMU's process from ([\d.]+) to ([\d.]+) s", output)
+    if not m:
+        raise Failure(f"scripts/profile -v did not state QEMU's span: "
+                      f"{output[-2000:]}")
+    return float(m[1]) - began, ended - float(m[2])
 
 
 def program_rows(bench, board):
@@ -95,21 +101,23 @@ def rows(bench, image, board, name=None):
         commands = {"raw QEMU": _raw(profile, tmp), "plain": profile}
         commands.update((mode, profile + args) for mode, args in MODES)
         times = {what: [] for what in commands}
-        inside = []
+        outside = []
         for _ in range(runs):
             for what, cmd in commands.items():
                 if what == "plain":
                     cmd = cmd + ["-v"]
-                start = time.perf_counter()
+                start = time.monotonic()
                 proc = subprocess.run(cmd, capture_output=True, text=True,
                                       cwd=tmp, stdin=subprocess.DEVNULL,
                                       env=_env())
-                times[what].append(time.perf_counter() - start)
+                end = time.monotonic()
+                times[what].append(end - start)
                 if proc.returncode:
                     raise Failure(f"{' '.join(cmd)} failed: "
                                   f"{proc.stderr[-2000:]}")
                 if what == "plain":
-                    inside.append(_split(proc.stderr + proc.stdout))
+                    outside.append(_outside(proc.stderr + proc.stdout,
+                                            start, end))
     median = {what: statistics.median(t) for what, t in times.items()}
 
     def spread(what):
@@ -118,13 +126,17 @@ def rows(bench, image, board, name=None):
     raw, plain = median["raw QEMU"], median["plain"]
     bench.row(f"{name}, {STOP} instructions: raw QEMU (the plugin only "
               f"ending the run)", f"{raw:.3f} s", spread("raw QEMU"))
-    run = statistics.median(r for r, _ in inside if r is not None)
-    after = statistics.median(a for _, a in inside if a is not None)
+    before = [b for b, _ in outside]
+    after = [a for _, a in outside]
+
+    def ms(values):
+        return (f"{1000 * statistics.median(values):.0f} ms "
+                f"({1000 * min(values):.0f} to {1000 * max(values):.0f})")
+
     bench.row(f"{name}: the plain command (no profile)",
               f"{plain / raw:.2f}x raw QEMU ({plain:.3f} s)",
-              f"{spread('plain')}; outside QEMU's run "
-              f"{1000 * (plain - run - after):.0f} ms before and "
-              f"{1000 * after:.0f} ms after (QEMU's run {run:.3f} s)")
+              f"{spread('plain')}; outside QEMU's process {ms(before)} "
+              f"before it starts and {ms(after)} after it ends")
     for what, _ in MODES:
         bench.row(f"{name}: {what}",
                   f"{median[what] / plain:.2f}x plain "

@@ -95,7 +95,9 @@ def collect(config, exited, qemu, workdir, started, during=None):
                     stopped_by_session=stopped == SESSION,
                     qemu_first_error=exited.first_error,
                     qemu_killed=exited.killed,
-                    qemu_died_of=exited.died_of)
+                    qemu_died_of=exited.died_of,
+                    qemu_started_at=exited.started_at,
+                    qemu_ended_at=exited.ended_at)
     result.cores = readout.load(config.report_file(workdir, base)
                                 for base, _ in config.cores)
     try:

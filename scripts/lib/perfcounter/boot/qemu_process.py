@@ -43,6 +43,10 @@ class Exited:
     first_error: str = None     # QEMU's first line on stderr
     killed: bool = False        # stopped, it outlived TERM_GRACE: SIGKILL
     died_of: str = None  # the signal QEMU itself died of ("SIGKILL")
+    # When QEMU's process was started and when it ended, on the host's
+    # monotonic clock (time.monotonic(), one clock for every process)
+    started_at: float = None
+    ended_at: float = None
 
 
 # What QEMU says when it shuts down on a signal: ours (stop()), or one
@@ -154,6 +158,7 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
                                 pass_fds=pass_fds)
     except OSError as err:
         raise Failure(f"cannot run {cmd[0]}: {err}") from None
+    started_at = time.monotonic()
     noise = {f"{Path(cmd[0]).name}: {n}" for n in board.stderr_noise}
     output = Relay("stdout", image, capture, keep=keep)
     errors = Relay("stderr", image, noise=noise)
@@ -165,7 +170,7 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
         reader.start()
     if started:
         started(proc)
-    timed_out, stopped, killed = _wait(proc, timeout, stop)
+    timed_out, stopped, killed, ended_at = _wait(proc, timeout, stop)
     for reader in readers:
         reader.join()
     not_ours = False
@@ -192,30 +197,37 @@ def launch(cmd, board, timeout=DEFAULT_TIMEOUT, capture=False,
     return Exited(code, "".join(output.captured), timed_out,
                   output.fault or errors.fault,
                   stop.reason if stopped else None, errors.first, killed,
-                  died_of)
+                  died_of, started_at, ended_at)
 
 
 def _wait(proc, timeout, stop):
     """Wait for QEMU to exit, stopping it at the timeout or when a stop
-    is requested: (timed out, stopped on request, killed by SIGKILL)."""
+    is requested: (timed out, stopped on request, killed by SIGKILL,
+    when it exited on the monotonic clock)."""
     wake = stop.wake if stop else threading.Event()
     exited = threading.Event()
+    ended_at = []
 
     def waiter():
         proc.wait()
+        ended_at.append(time.monotonic())
         exited.set()
         wake.set()
 
     threading.Thread(target=waiter, daemon=True).start()
     deadline = time.monotonic() + timeout
-    while not exited.is_set():
-        if stop and stop.reason is not None:
-            return False, True, terminate(proc) == "killed"
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return True, False, terminate(proc) == "killed"
-        wake.wait(left)
-    return False, bool(stop and stop.reason is not None), False
+    outcome = None
+    while outcome is None:
+        if exited.is_set():
+            outcome = False, bool(stop and stop.reason is not None), False
+        elif stop and stop.reason is not None:
+            outcome = False, True, terminate(proc) == "killed"
+        elif deadline <= time.monotonic():
+            outcome = True, False, terminate(proc) == "killed"
+        else:
+            wake.wait(deadline - time.monotonic())
+    exited.wait()
+    return (*outcome, ended_at[0])
 
 
 def _signal_to_both(stop, grace=SIGNAL_GRACE):

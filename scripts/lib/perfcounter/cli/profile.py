@@ -749,8 +749,11 @@ def main():
             if result.during_run_failure:
                 say(f"the task analyses were made after the run: "
                     f"{result.during_run_failure}")
-            say(f"host time: the run {result.host_seconds:.2f} s, its "
-                f"results {time.monotonic() - written:.2f} s")
+            say(f"host time: the run {result.host_seconds:.3f} s, its "
+                f"results {time.monotonic() - written:.3f} s; QEMU's "
+                f"process from {result.qemu_started_at:.4f} to "
+                f"{result.qemu_ended_at:.4f} s of the host's monotonic "
+                f"clock")
         if signals.reason and not result.signal:
             say(f"{signals.reason} arrived once the run had ended: its "
                 f"outputs are all written")

@@ -43,6 +43,10 @@ class Result:
     # it could not, why (they are made from the results file after it)
     analysed_during_run: bool = False
     during_run_failure: str = None
+    # When QEMU's process started and ended, on the host's monotonic
+    # clock (time.monotonic(): one clock for every process of the host)
+    qemu_started_at: float = None
+    qemu_ended_at: float = None
 
     @property
     def target(self):
