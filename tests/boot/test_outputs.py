@@ -572,6 +572,50 @@ def test_junit_of_the_test_runner_validates(ctx, board):
     assert suite.get("failures") == "1" and suite.get("tests") == "2"
 
 
+# The writers scripts/profile imports while QEMU runs
+
+WRITERS_AHEAD = """
+import importlib, sys
+from pathlib import Path
+import perfcounter
+from perfcounter import RunConfig, Target, boards, outputs
+image, board, tmp = sys.argv[1], boards.get(sys.argv[2]), Path(sys.argv[3])
+config = RunConfig(Target(image, board), profile=perfcounter.EXACT,
+                   cycles=True)
+result = perfcounter.run(config)
+options = outputs.OutputOptions(
+    gmon=tmp / "gmon.out", stacks=tmp / "stacks.txt",
+    flamegraph=tmp / "flame.svg", speedscope=tmp / "speedscope.json",
+    per_task=tmp / "tasks", json=tmp / "run.json", timeline=tmp / "t.json",
+    chart=True, svg=tmp / "chart.svg", html=tmp / "report.html",
+    coverage=tmp / "lcov.info", annotate=("main",),
+    baseline=tmp / "baseline.json")
+outputs.write(result, outputs.OutputOptions(gmon=tmp / "baseline.out",
+                                            json=tmp / "baseline.json"))
+named = outputs.writers(config, options)
+for name in named:
+    importlib.import_module(name)
+before = set(sys.modules)
+outputs.write(result, options)
+print(len(named), sorted(m for m in set(sys.modules) - before
+                         if m.startswith("perfcounter")))
+"""
+
+
+def test_writers_named_ahead_are_every_one_write_imports(ctx, board):
+    """outputs.writers() names what outputs.write() imports (scripts/
+    profile imports them while QEMU runs): every output asked for, no
+    module of ours is left for write() to import."""
+    image = ctx.firmware(board, "tests/firmware/callgraph.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = subprocess.run(
+            [sys.executable, "-c", WRITERS_AHEAD, str(image), board.name,
+             tmp], capture_output=True, text=True,
+            env=dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib")))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "12 []", out.stdout
+
+
 # --chart and --svg
 
 def test_text_chart_bars_are_proportional(ctx, board):

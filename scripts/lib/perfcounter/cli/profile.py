@@ -3,6 +3,7 @@
 
 import argparse
 import gc
+import importlib
 import os
 import re
 import sys
@@ -649,6 +650,16 @@ def output_options(args, target):
                         tuple(args.coverage_omit)))
 
 
+def _import_writers(args, config):
+    """What writing this run's outputs imports, and removing its run
+    directory (imported while QEMU runs, not once it has ended)."""
+    from perfcounter import outputs
+    for name in outputs.writers(config, output_options(args,
+                                                       config.target)):
+        importlib.import_module(name)
+    importlib.import_module("shutil")     # (run_directory's)
+
+
 @contextmanager
 def run_directory(parent):
     """A new directory in parent for one run's files, removed after it
@@ -726,7 +737,8 @@ def main():
         announce(config)
         with terminal.keys_to_guest() if config.terminal else nullcontext():
             result = run(config, built, workdir, echo=True,
-                         verbose=args.verbose, signals=signals)
+                         verbose=args.verbose, signals=signals,
+                         meanwhile=lambda: _import_writers(args, config))
         signals.defer()
         if result.qemu_died:
             raise Failure(qemu_process.died_message(result))

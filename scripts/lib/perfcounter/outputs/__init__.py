@@ -98,6 +98,28 @@ class Unwritten:
                            f"{'s' if more > 1 else ''})" if more else ""))
 
 
+def writers(config, options):
+    """The modules write() imports for config's run and options: to
+    import ahead of it (on a thread while QEMU runs: a short run's end
+    waited for them). One missed here is imported by write() all the
+    same."""
+    asked = [
+        (True, ["results.readout"]),
+        (config.profile is not None,
+         ["outputs.annotate", "outputs.gprof", "outputs.hotspots"]),
+        (config.cycles, ["outputs.cycles"]),
+        (options.chart or options.svg, ["outputs.charts"]),
+        (options.json or options.baseline or options.html,
+         ["outputs.json_report"]),
+        (options.html, ["outputs.html_report"]),
+        (options.coverage, ["outputs.coverage"]),
+        (options.timeline, ["outputs.meanwhile", "outputs.timeline"]),
+        (options.baseline, ["outputs.gate"]),
+    ]
+    return [f"perfcounter.{name}" for wanted, names in asked if wanted
+            for name in names]
+
+
 def write(result, options):
     """Every output options asks for, in the order a person reads them;
     returns the exit status (the guest's, or gate.REGRESSION_EXIT for a
