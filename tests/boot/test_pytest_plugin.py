@@ -320,6 +320,65 @@ def _default_sigint():
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+NO_FIRMWARE = '''
+import time
+from pathlib import Path
+
+
+def test_passes():
+    pass
+
+
+def test_sleeps():
+    Path("waiting").write_text("")
+    time.sleep(120)
+'''
+
+
+def test_a_session_without_firmware_is_left_as_it_would_be(ctx, board):
+    """The plugin is loaded in every pytest session of an environment
+    that installs the package: one that boots no firmware, alone or
+    under two xdist workers, ends on SIGTERM as it would without it
+    (killed by the signal, not exit 143 after teardowns), and neither it
+    nor a session that passes writes or removes results (an earlier
+    firmware session's stay).  (It took SIGTERM, wrote results.json
+    with "cut_short" in the working directory, and removed an earlier
+    session's results at its start.)"""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
+    for workers in ([], ["-n", "2"]):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            (tmp / "test_it.py").write_text(NO_FIRMWARE)
+            earlier = tmp / "perfcounter-results"
+            (earlier / "tests" / "test_fw.py_test_x").mkdir(parents=True)
+            (earlier / "results.json").write_text("{}\n")
+            command = [sys.executable, "-m", "pytest", "-p",
+                       "perfcounter.testing.plugin", "-p",
+                       "no:cacheprovider", *workers, "test_it.py"]
+            passed = subprocess.run(command + ["-k", "passes"], cwd=tmp,
+                                    env=env, stdin=subprocess.DEVNULL,
+                                    capture_output=True, text=True)
+            proc = subprocess.Popen(
+                command + ["-k", "sleeps"], cwd=tmp, env=env,
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, text=True, start_new_session=True)
+            for _ in range(1200):
+                if (tmp / "waiting").exists():
+                    break
+                time.sleep(0.05)
+            time.sleep(0.5)
+            os.killpg(proc.pid, signal.SIGTERM)
+            output, _ = proc.communicate(timeout=60)
+            left = sorted(str(p.relative_to(tmp)) for p in
+                          earlier.rglob("*"))
+        assert passed.returncode == 0, passed.stdout + passed.stderr
+        assert proc.returncode == -signal.SIGTERM, f"{workers}: {output}"
+        assert left == ["perfcounter-results/results.json",
+                        "perfcounter-results/tests",
+                        "perfcounter-results/tests/test_fw.py_test_x"], \
+            f"{workers}: {left}"
+
+
 def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
     """A CI runner's time limit: SIGTERM to pytest's process group while
     a test waits for its firmware, alone and under two xdist workers
@@ -340,6 +399,8 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             (tmp / "test_it.py").write_text(CUT_SHORT)
+            stale = tmp / "results" / "tests" / "test_it.py_test_gone"
+            stale.mkdir(parents=True)   # an earlier session's test
             proc = subprocess.Popen(
                 [sys.executable, "-m", "pytest", "-p",
                  "perfcounter.testing.plugin", "-p", "no:cacheprovider",
@@ -363,6 +424,9 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
                 left = False
             doc = json.loads((tmp / "results" / "results.json").read_text())
             junit = (tmp / "results" / "junit.xml").read_text()
+            cut = tmp / "results" / "tests" / \
+                "test_it.py_test_waits_for_ever" / "run.json"
+            outputs = (stale.exists(), cut.exists())
             merge = subprocess.run([str(MERGE), str(tmp / "merged"),
                                     str(tmp / "results")],
                                    capture_output=True, text=True)
@@ -376,6 +440,8 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
         assert doc["tests"]["test_it.py::test_answers"]["outcome"] == \
             "passed", case
         assert 'name="test_answers"' in junit, case
+        # the earlier session's test's outputs gone, the cut test's kept
+        assert outputs == (False, True), f"{case}: {outputs}"
         assert merge.returncode == 1 and f"[perf-counter] cut short by " \
             f"{sent.name}: test_it.py::test_waits_for_ever did not end\n" \
             in merge.stderr, f"{case}: {merge.stderr}"

@@ -125,6 +125,7 @@ def pytest_configure(config):
         except ValueError as err:
             raise pytest.UsageError(f"--shard: {err}") from None
     ending = config.stash[_ENDING] = signals.Ending()
+    ending.booted = bool(config.getoption("firmware"))
     ending.install()
     if not hasattr(config, "workerinput"):     # the controller, or alone
         config.pluginmanager.register(Collector(config, ending),
@@ -228,6 +229,7 @@ def dut(request):
     outputs.mkdir(parents=True)
     session = Session(config, uart=_option(item, "uart"),
                       host_timeout=timeout)
+    item.config.stash[_ENDING].booted = True
     session.start()
     item._perfcounter_session = session
     try:
@@ -344,16 +346,35 @@ class Collector:
         self.ending = ending
         self.tests = {}
         self.durations = {}
+        self.started = set()    # every test this session began
+        self._cleared = False
 
-    def pytest_sessionstart(self, session):
+    def _booted(self):
+        """The session boots firmware: the results an earlier session
+        left in the folder, which this one writes again, go now (a
+        session that boots none leaves them as they are)."""
+        self.ending.booted = True
+        if self._cleared:
+            return
+        self._cleared = True
         folder = _results_dir(self.config)
-        for name in (results.TESTS, results.PROFILE):
-            shutil.rmtree(folder / name, ignore_errors=True)
+        shutil.rmtree(folder / results.PROFILE, ignore_errors=True)
         for name in (results.RESULTS, results.JUNIT, results.DURATIONS):
             (folder / name).unlink(missing_ok=True)
 
+    def _prune(self, folder):
+        """The outputs earlier sessions' tests left in folder's tests/
+        go (those of every test this session began stay, those it cut
+        short too: their dut wrote them while this session ran)."""
+        began = {results.test_dir(n) for n in self.started}
+        tests = folder / results.TESTS
+        for path in tests.iterdir() if tests.is_dir() else ():
+            if path.name not in began:
+                shutil.rmtree(path, ignore_errors=True)
+
     def pytest_runtest_logstart(self, nodeid):
         self.ending.running.add(nodeid)
+        self.started.add(nodeid)
 
     def pytest_runtest_logfinish(self, nodeid):
         self.ending.running.discard(nodeid)
@@ -376,13 +397,17 @@ class Collector:
             test["outcome"] = "skipped"
         if (report.failed or report.skipped) and "message" not in test:
             test["message"] = report.longreprtext
+        if "board" in test:
+            self._booted()
 
     def pytest_sessionfinish(self, session):
         self.ending.wind_down()
         tests = {n: t for n, t in self.tests.items() if "board" in t}
         if not tests and not self.ending.signal:
             return
+        self._booted()
         folder = _results_dir(self.config)
+        self._prune(folder)
         doc = results.document(tests, self.ending.cut_short())
         results.write(folder, doc, {n: self.durations[n] for n in tests
                                     if n in self.durations})

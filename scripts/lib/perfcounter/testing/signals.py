@@ -7,8 +7,12 @@ counted) and the session's results are written, saying which signal
 ended it and in which test.  pytest exits 128 + the signal's number, as
 a shell says a process ended by it.  Only signals left at their default
 are taken; one more while the session winds down is ignored, so that
-its results are written whole."""
+its results are written whole.  A session that has booted no firmware
+(the plugin is loaded in every pytest session of an environment that
+installs the package) is left as it would be without it: a signal
+ends it as by default, and Ctrl-C writes no results."""
 
+import os
 import signal
 
 import pytest
@@ -23,6 +27,9 @@ class Ending:
         self.signal = None      # the one that cut the session short
         self.tests = ()         # the tests it cut short
         self.running = set()    # the tests that run now (under xdist, several)
+        # The session boots firmware: this process's dut, a firmware
+        # test's report (on xdist's controller), or --firmware given
+        self.booted = False
         self._winding_down = False
         self._taken = {}
 
@@ -54,7 +61,7 @@ class Ending:
     def interrupted(self):
         """pytest's own KeyboardInterrupt (Ctrl-C, SIGINT) ends the
         session: noted as a signal of ours would be."""
-        if not self.signal:
+        if not self.signal and self.booted:
             self._note(signal.SIGINT)
 
     def _note(self, signum):
@@ -62,6 +69,11 @@ class Ending:
         self.tests = tuple(sorted(self.running))
 
     def _cut_short(self, signum, frame):
+        if not self.booted:
+            # No firmware in this session: the signal as if untaken
+            signal.signal(signum, self._taken.pop(signum))
+            os.kill(os.getpid(), signum)
+            return
         if self._winding_down or self.signal:
             return
         self._note(signum)
