@@ -94,6 +94,7 @@ typedef struct PerfctrConfig {
     bool profiling;             /* profile= */
     uint64_t period;            /* sample every period instructions; 0: exact */
     bool stacks;                /* stacks=: follow calls and returns */
+    bool flat;                  /* stacks=flat: count calls, no stacks */
     bool events;                /* events=: count what the devices want */
     CyclesModel cycles_model;   /* cycles= */
     AddressRange *windows;      /* window=, then windows=functions' */

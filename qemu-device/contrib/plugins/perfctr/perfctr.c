@@ -26,7 +26,12 @@
  *   stream-chunk=N   records between two flushes of stream= (default
  *                    4096; each is a write, and the host walks what it
  *                    has been given)
- *   stacks=on|off    follow calls and returns (default on)
+ *   stacks=on|off|flat
+ *                    follow calls and returns (default on); flat: count
+ *                    each call (the arcs) and follow tasks and handlers,
+ *                    without call stacks, which costs far less when
+ *                    sampling on a Cortex-M (profile/lazy.c; elsewhere
+ *                    it is on)
  *   events=on|off    count the events the devices want (default on;
  *                    nothing is instrumented until a device wants one)
  *   isa=thumb|a32|a64
@@ -553,8 +558,11 @@ static bool parse(const char *arg, PerfctrConfig *config)
             return refuse(arg, "give exact or a period of 1 or more");
         }
     } else if (g_str_equal(key, "stacks")) {
-        if (!qemu_plugin_bool_parse(key, value, &config->stacks)) {
-            return refuse(arg, "give on or off");
+        config->flat = g_str_equal(value, "flat");
+        if (config->flat) {
+            config->stacks = true;
+        } else if (!qemu_plugin_bool_parse(key, value, &config->stacks)) {
+            return refuse(arg, "give on, off or flat");
         }
     } else if (g_str_equal(key, "events")) {
         if (!qemu_plugin_bool_parse(key, value, &config->events)) {

@@ -68,6 +68,9 @@ class PluginResults:
     branches: dict = field(default_factory=dict)    # (site, taken): times
     nodes: dict = field(default_factory=dict)       # node: (parent, site)
     stacks: dict = field(default_factory=dict)      # (node, pc): count
+    # whether stacks are call stacks; False (stacks=flat): each holds
+    # only its context's root node, the calls counted in arcs all the same
+    call_stacks: bool = True
     cycles_model: str = ""          # the timing model, if one ran
     cycles_memory: str = ""         # the flash part it had code in
     cycles_wait_states: int = 0
@@ -234,12 +237,14 @@ def _read_lines(p, lines):
         if tag == "start":
             p.outcome.start = fields[-1]
             continue
-        if tag in ("mode", "cycles-model", "cycles-memory"):
+        if tag in ("mode", "stacks", "cycles-model", "cycles-memory"):
             values = fields
         else:
             values = [int(f, 0) for f in fields]
         if tag == "mode":
             p.mode = values[0]
+        elif tag == "stacks":
+            p.call_stacks = values[0] == "on"
         elif tag == "cycles-model":
             p.cycles_model = values[0]
         elif tag == "cycles-memory":
@@ -313,6 +318,7 @@ def between(earlier, later):
         branches=_less(later.branches, earlier.branches),
         nodes=later.nodes,
         stacks=_less(later.stacks, earlier.stacks),
+        call_stacks=later.call_stacks,
         cycles_model=later.cycles_model,
         cycles_memory=later.cycles_memory,
         cycles_wait_states=later.cycles_wait_states,

@@ -16,6 +16,17 @@
  * decodes them (an A-profile core also runs Arm code, which decoded as
  * Thumb can look like a call).
  *
+ * Flat (stacks=flat, on a Cortex-M), no frame is ever made: a direct
+ * call to a function's first instruction counts its arc and notes its
+ * return address in the slot, inline; the first block of every
+ * function clears the slot, inline; a return does nothing.  Only the
+ * block at a call's return address that finds the call still noted
+ * calls back: the call was in an IT block and not taken, and its count
+ * is taken back (a call to the next instruction is not lazy: it would
+ * look the same).  profile.c's followed blocks (indirect calls, a
+ * write of the stack pointer) still call back, for their arcs and the
+ * tasks and handlers.
+ *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
 
@@ -30,8 +41,8 @@
 
 static const PerfctrConfig *config;
 static qemu_plugin_u64 lazy, returned;
-static qemu_plugin_vcpu_udata_cb_t entered, entered_less_one;
-static bool following;
+static qemu_plugin_vcpu_udata_cb_t entered, entered_less_one, not_taken;
+static bool following, flat;
 static gsize decided;
 static GMutex lock;
 /*
@@ -65,13 +76,15 @@ static void leave(void)
 void lazy_init(const PerfctrConfig *cfg, qemu_plugin_u64 slot,
                qemu_plugin_u64 returned_block,
                qemu_plugin_vcpu_udata_cb_t entered_cb,
-               qemu_plugin_vcpu_udata_cb_t entered_less_one_cb)
+               qemu_plugin_vcpu_udata_cb_t entered_less_one_cb,
+               qemu_plugin_vcpu_udata_cb_t not_taken_cb)
 {
     config = cfg;
     lazy = slot;
     returned = returned_block;
     entered = entered_cb;
     entered_less_one = entered_less_one_cb;
+    not_taken = not_taken_cb;
     g_mutex_init(&lock);
     sites = g_hash_table_new(g_int64_hash, g_int64_equal);
     block_starts = g_hash_table_new(g_int64_hash, g_int64_equal);
@@ -85,9 +98,26 @@ bool lazy_on(void)
                     perfctr_hook_call_stack_pointer &&
                     (config->isa == ISA_RISCV ||
                      (config->isa == ISA_THUMB && contexts_m_profile()));
+        flat = following && config->flat && config->isa == ISA_THUMB;
         g_once_init_leave(&decided, 1);
     }
     return following;
+}
+
+bool lazy_flat(void)
+{
+    return lazy_on() && flat;
+}
+
+/* Whether pc is a function's first instruction (all are without them) */
+static bool function_start(uint64_t pc)
+{
+    unsigned found = address_range_find(config->functions,
+                                        config->n_functions, pc);
+
+    return !config->n_functions ||
+           (found < config->n_functions &&
+            config->functions[found].start == pc);
 }
 
 /*
@@ -99,7 +129,9 @@ void lazy_classify(Block *block)
 {
     if (!lazy_on() || block->last.kind != INSN_CALL ||
         !block->last.direct || block->last.conditional ||
-        block->sp_last != SP_KEPT) {
+        block->sp_last != SP_KEPT ||
+        (flat && (block->last.target == block->last_fall ||
+                  !function_start(block->last.target)))) {
         return;
     }
     enter();
@@ -110,7 +142,7 @@ void lazy_classify(Block *block)
 
 bool lazy_return(const Block *block)
 {
-    return lazy_on() && block->last.kind == INSN_RETURN &&
+    return lazy_on() && !flat && block->last.kind == INSN_RETURN &&
            block->sp_last == SP_KEPT;
 }
 
@@ -120,6 +152,7 @@ bool lazy_return(const Block *block)
  * LAZY_RETURNED + pc, two comparisons around a subtraction (a call
  * noted that returns here was in an IT block, not taken).  Elsewhere
  * anything but a call noted is followed; before a call, anything noted.
+ * Flat, see above.
  */
 void lazy_instrument_entry(struct qemu_plugin_tb *tb, Block *block,
                            bool calls)
@@ -133,7 +166,19 @@ void lazy_instrument_entry(struct qemu_plugin_tb *tb, Block *block,
         g_hash_table_add(block_starts, &block->pc);
     }
     leave();
-    if (returned_to) {
+    if (flat) {
+        if (returned_to) {
+            qemu_plugin_register_vcpu_tb_exec_cond_cb(
+                tb, not_taken, cb, QEMU_PLUGIN_COND_EQ, lazy, block->pc,
+                block);
+        }
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, entered, cb, QEMU_PLUGIN_COND_GE, lazy, LAZY_FOLLOWED, block);
+        if (function_start(block->pc)) {
+            qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
+                tb, QEMU_PLUGIN_INLINE_STORE_U64, lazy, 0);
+        }
+    } else if (returned_to) {
         qemu_plugin_register_vcpu_tb_exec_cond_cb(
             tb, entered, cb, QEMU_PLUGIN_COND_GT, lazy,
             LAZY_RETURNED + block->pc, block);

@@ -21,7 +21,9 @@
  * The lazy slot, a word per vCPU: the return address of a call not
  * followed yet, plus LAZY_RETURNED once a return was made after it (or
  * LAZY_RETURNED alone: a return whose call was followed), plus
- * LAZY_FOLLOWED once a block that profile.c follows ended
+ * LAZY_FOLLOWED once a block that profile.c follows ended.  Flat
+ * (lazy_flat()): the return address of the last call, until its
+ * callee's first block clears the slot, plus LAZY_FOLLOWED.
  */
 #define LAZY_RETURNED (UINT64_C(1) << 63)
 #define LAZY_FOLLOWED (UINT64_C(1) << 62)
@@ -29,14 +31,18 @@
 /*
  * profile.c's per-vCPU slots (the lazy one, and the block of the return
  * noted there), and its callbacks for a block's entry that follows what
- * the slot notes: as it is, and once the block took 1 off it
+ * the slot notes: as it is, once the block took 1 off it, and (flat) at
+ * a call's return address with the call noted: it was not taken
  */
 void lazy_init(const PerfctrConfig *config, qemu_plugin_u64 slot,
                qemu_plugin_u64 returned,
                qemu_plugin_vcpu_udata_cb_t entered,
-               qemu_plugin_vcpu_udata_cb_t entered_less_one);
+               qemu_plugin_vcpu_udata_cb_t entered_less_one,
+               qemu_plugin_vcpu_udata_cb_t not_taken);
 /* Whether calls are followed lazily: decided at the first translation */
 bool lazy_on(void);
+/* ... and only counted, with no call stacks (stacks=flat, a Cortex-M) */
+bool lazy_flat(void);
 
 /* At translation, before block is instrumented: is its call lazy */
 void lazy_classify(Block *block);

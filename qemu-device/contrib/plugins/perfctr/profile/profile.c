@@ -36,7 +36,9 @@
  *
  * In sampling mode on a Cortex-M or RISC-V most calls are followed
  * lazily (lazy.c): noted inline, and made frames here only once
- * something needs them (settle()).
+ * something needs them (settle()).  With stacks=flat on a Cortex-M no
+ * frame is made: each context's stack stays at its root, the calls are
+ * counted (their arcs) and returns are not followed.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -194,7 +196,9 @@ static void call(Vcpu *v, unsigned index, Block *block, uint64_t site,
         block->callee = callee;
     }
     (*block->calls)++;
-    push_frame(v, block, site, ret, contexts_stack_pointer(index));
+    if (!lazy_flat()) {
+        push_frame(v, block, site, ret, contexts_stack_pointer(index));
+    }
 }
 
 /* A longjmp's landing at next: unwound to its frame, if it is one */
@@ -237,6 +241,10 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
             block->outcomes[taken] = pair_counter(branches, site, taken);
         }
         (*block->outcomes[taken])++;
+    }
+    if (lazy_flat() && last.kind != INSN_CALL &&
+        last.kind != INSN_EXCEPTION_RETURN) {
+        return;                         /* no frames to follow */
     }
     switch (last.kind) {
     case INSN_CALL:
@@ -326,6 +334,25 @@ static void settle(Vcpu *v, unsigned index, uint64_t next, bool follow_return)
 }
 
 /*
+ * Flat: the vCPU goes on at next (or NOWHERE).  A call still noted
+ * that returns there was not taken (in an IT block; next is its return
+ * address's block, or where an exception interrupted before it): its
+ * count is taken back.
+ */
+static void settle_flat(Vcpu *v, unsigned index, uint64_t next)
+{
+    uint64_t slot = v->inline_state->lazy;
+
+    v->inline_state->lazy = 0;
+    if (slot == next) {
+        Block *caller = lazy_call_returning_to(slot);
+
+        qemu_plugin_u64_add((qemu_plugin_u64) { caller->lazy_calls, 0 },
+                            index, -1);
+    }
+}
+
+/*
  * The block the vCPU leaves, with how many of its instructions ran (in
  * exact mode charged to the current node): the block entered last in
  * exact mode, in sampling mode the one just ended if it is followed.
@@ -382,7 +409,9 @@ static void leave_for(Vcpu *v, unsigned index, uint64_t next,
     uint64_t executed;
     Block *last;
 
-    if (lazy_on()) {
+    if (lazy_flat()) {
+        settle_flat(v, index, next);
+    } else if (lazy_on()) {
         settle(v, index, next, true);
     }
     last = leaving(v, &executed);
@@ -415,6 +444,16 @@ static void block_entered_less_one(unsigned index, void *udata)
     vcpu_state(index)->inline_state->lazy++;   /* what the block took */
     leave();
     block_entered(index, udata);
+}
+
+/* Flat: a block (udata) at a call's return address, the call noted */
+static void block_entered_not_taken(unsigned index, void *udata)
+{
+    Block *block = udata;
+
+    enter();
+    settle_flat(vcpu_state(index), index, block->pc);
+    leave();
 }
 
 /* After an instruction that writes the stack pointer (udata: how) */
@@ -460,7 +499,7 @@ static void sample_block(unsigned index, void *udata)
 
     enter();
     v = vcpu_state(index);
-    if (lazy_on()) {
+    if (lazy_on() && !lazy_flat()) {
         settle(v, index, NOWHERE, true);
     }
     g_array_set_size(v->tentative, 0);
@@ -559,7 +598,9 @@ void profile_switch(unsigned index, CallStack *to)
     Vcpu *v = vcpu_state(index);
     uint64_t now = executed_total(v);
 
-    if (lazy_on()) {
+    if (lazy_flat()) {
+        settle_flat(v, index, NOWHERE);
+    } else if (lazy_on()) {
         settle(v, index, NOWHERE, false);       /* on the old stack */
     }
     if (v->block && !config->period && now > v->block_ticks) {
@@ -602,7 +643,8 @@ void profile_init(const PerfctrConfig *cfg)
                                                 lazy);
     returned = qemu_plugin_scoreboard_u64_in_struct(inline_board,
                                                     InlineState, returned);
-    lazy_init(config, lazy, returned, block_entered, block_entered_less_one);
+    lazy_init(config, lazy, returned, block_entered, block_entered_less_one,
+              block_entered_not_taken);
     vcpus = g_ptr_array_new();
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
@@ -637,11 +679,18 @@ static bool is_followed(const Block *block)
     }
     switch (block->last.kind) {
     case INSN_CALL:
-    case INSN_RETURN:
     case INSN_EXCEPTION_RETURN:
         return true;
+    case INSN_RETURN:
+        if (!lazy_flat()) {
+            return true;
+        }
+        break;
     case INSN_BRANCH:
-        return !block->last.direct;
+        if (!lazy_flat() && !block->last.direct) {
+            return true;
+        }
+        break;
     case INSN_OTHER:
     case INSN_TRAP:
         break;
@@ -871,6 +920,8 @@ void profile_write(FILE *out)
     fprintf(out, "period %" PRIu64 "\n", config->period ? config->period : 1);
     fprintf(out, "instructions %" PRIu64 "\n", total);
     fprintf(out, "depth-lost %" PRIu64 "\n", calltree_depth_lost());
+    fprintf(out, "stacks %s\n", !config->stacks ? "off" :
+            lazy_flat() ? "flat" : "on");
     if (config->stacks) {
         contexts_write(out);
     }
