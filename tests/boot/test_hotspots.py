@@ -10,6 +10,7 @@ import re
 import subprocess
 import tempfile
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from bootlib import run_image
 from perfcounter import DEFAULT_PERIOD, EXACT, OutputOptions
 from perfcounter.outputs import gprof, hotspots
 from perfcounter.paths import REPO
-from perfcounter.results import stacks
+from perfcounter.results import functions, stacks
 
 PER_BOARD = True
 IMAGE = "tests/firmware/callgraph.elf"
@@ -184,17 +185,39 @@ def test_flame_graph_draws_the_exact_stacks(ctx, board):
         SELF[board.arch][2], SELF[board.arch][3]])), frames
 
 
-def test_a_profile_without_call_stacks_is_written_too(ctx, board):
-    """stacks=off (scripts/bench's sampling row): the pc histogram,
-    without the call stacks, tasks and handlers that need them."""
-    result = run_image(ctx, board, IMAGE, profile=1000, stacks=False)
-    assert result.exit_code == 0, result.output
-    profile = result.profile
-    samples = sum(profile.histogram.values())
-    # a sample in each period of 1000, at a drawn place in it
-    assert abs(samples - profile.instructions / 1000) <= 1
-    assert profile.instructions == profiled(ctx, board, 1000)["instructions"]
-    assert not profile.stacks and not profile.contexts
+def test_a_profile_without_call_stacks_is_the_same_profile(ctx, board):
+    """stacks=False (the command line's when no output needs call
+    stacks): the same samples, calls, tasks, handlers and switches as
+    with them, on a program of calls and on one of tasks and handlers,
+    each context's samples at its root; followed without call stacks
+    (flat) on a Cortex-M, and with them elsewhere, as the results say."""
+    flat = board.cpu.startswith("Cortex-M")
+    for image in (IMAGE, "tests/firmware/tasks.elf"):
+        runs = [run_image(ctx, board, image, profile=1000, stacks=stacks)
+                for stacks in (True, False)]
+        for result in runs:
+            assert result.exit_code == 0, result.output
+        full, without = (r.profile for r in runs)
+        assert without.call_stacks is not flat and full.call_stacks
+        assert without.histogram == full.histogram
+        assert without.arcs == full.arcs and without.arcs
+        assert without.switches == full.switches
+        assert without.instructions == full.instructions
+        assert len(without.contexts) == len(full.contexts) >= 1
+        for c in without.contexts.values():
+            assert replace(c, root=0) == \
+                replace(full.contexts[c.id], root=0)
+        by_context = {}
+        for (node, pc), count in full.stacks.items():
+            key = full.call_sites(node)[1], pc
+            by_context[key] = by_context.get(key, 0) + count
+        if flat:
+            assert set(without.nodes) <= set(without.roots)
+            assert {(without.roots[node], pc): count for (node, pc), count
+                    in without.stacks.items()} == by_context
+            assert stacks.collapse(without, runs[1].target) == {}
+            assert all(f.total is None for f in functions.table(runs[1]))
+            assert any(f.total for f in functions.table(runs[0]))
 
 
 def test_a_run_shorter_than_the_period_has_a_profile_of_no_samples(
@@ -292,21 +315,25 @@ def test_sampled_call_stacks_and_counts_are_the_exact_ones(ctx, board):
     recursion left by longjmp).  Sampled every 7 instructions, the
     profile holds only call stacks the exact profile holds, and gprof
     counts each call the program makes, as the exact profile does (on
-    a Cortex-M, sampling follows calls lazily: profile.c)."""
+    a Cortex-M, sampling follows calls lazily: profile.c), and so does
+    a sampled profile without call stacks (no --stacks: on a Cortex-M
+    no frame made at all)."""
     source = REPO / "tests" / "programs" / "calls_followed.c"
     found = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for mode in ("exact", "7"):
+        for mode, period in (("exact", "exact"), ("7", "7"), ("flat", "7")):
             build = [str(source), "-o", "calls.elf"] if mode == "exact" \
                 else ["calls.elf"]
+            stacks = ["--stacks", f"{mode}.txt"] if mode != "flat" else []
             proc = subprocess.run(
                 [str(REPO / "scripts" / "profile"), "--board", board.name,
-                 *build, f"--sample={mode}",
-                 "--stacks", f"{mode}.txt", "--gmon", f"{mode}.out"],
+                 *build, f"--sample={period}", *stacks,
+                 "--gmon", f"{mode}.out"],
                 cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True,
                 text=True, timeout=300)
             assert proc.returncode == 0, proc.stderr
-            stacks = (Path(tmp) / f"{mode}.txt").read_text()
+            stacks = (Path(tmp) / f"{mode}.txt").read_text() \
+                if stacks else ""
             graph = subprocess.run(
                 [gprof.tool(board), "-b", "-q", "calls.elf", f"{mode}.out"],
                 cwd=tmp, capture_output=True, text=True, check=True).stdout
@@ -314,9 +341,12 @@ def test_sampled_call_stacks_and_counts_are_the_exact_ones(ctx, board):
             found[mode] = ({line.rsplit(" ", 1)[0]
                             for line in stacks.splitlines()
                             if ";main" in line}, call_graph_arcs(graph))
+        assert (Path(tmp) / "flat.out").read_bytes() == \
+            (Path(tmp) / "7.out").read_bytes()
     (exact_stacks, exact_arcs), (sampled_stacks, sampled_arcs) = \
         found["exact"], found["7"]
     assert sampled_arcs == exact_arcs
+    assert found["flat"][1] == exact_arcs
     assert sum(n for (_, callee), n in exact_arcs.items()
                if callee == "leaf") == 5500, exact_arcs
     assert exact_arcs["nested", "leaf"] == 3000, exact_arcs

@@ -11,7 +11,7 @@ import time
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
 
-from perfcounter import boards
+from perfcounter import boards, outputs
 from perfcounter.build import firmware, qemu
 from perfcounter.cli import terminal
 from perfcounter.cli.common import ArgumentParser, main_guard
@@ -621,6 +621,7 @@ def run_config(args, target, workdir):
     return RunConfig(
         target, timeout=args.timeout, icount=not args.no_icount,
         profile=args.sample, cycles=args.cycles, memory=args.memory,
+        stacks=outputs.needs_call_stacks(output_options(args, target)),
         wait_states=args.wait_states, stop_after=tuple(args.stop_after),
         stop_at=tuple(args.stop_at), start_at=args.start_at,
         add_counters=tuple(args.add_counter),
@@ -634,7 +635,6 @@ def run_config(args, target, workdir):
 
 
 def output_options(args, target):
-    from perfcounter import outputs
     return outputs.OutputOptions(
         gmon=args.gmon or target.path.parent / "gmon.out",
         stacks=args.stacks, flamegraph=args.flamegraph,
@@ -653,7 +653,6 @@ def output_options(args, target):
 def _import_writers(args, config):
     """What writing this run's outputs imports, and removing its run
     directory (imported while QEMU runs, not once it has ended)."""
-    from perfcounter import outputs
     for name in outputs.writers(config, output_options(args,
                                                        config.target)):
         importlib.import_module(name)
@@ -753,9 +752,6 @@ def main():
         if args.console:
             say(f"the guest's UART output is in {args.console}")
         written = time.monotonic()
-        # (imported once the run is over, with the analyses they use: 4
-        # ms less before QEMU starts)
-        from perfcounter import outputs
         status = outputs.write(result, output_options(args, target))
         if args.verbose:
             if result.during_run_failure:

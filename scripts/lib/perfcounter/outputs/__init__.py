@@ -98,6 +98,15 @@ class Unwritten:
                            f"{'s' if more > 1 else ''})" if more else ""))
 
 
+def needs_call_stacks(options):
+    """Whether options ask for an output made of call stacks (the
+    collapsed stacks, the flame graphs, each function's total count in
+    --json, the gate and the report): a run without them follows no
+    call stacks, which costs far less (RunConfig.stacks)."""
+    return bool(options.stacks or options.flamegraph or options.speedscope
+                or options.json or options.baseline or options.html)
+
+
 def writers(config, options):
     """The modules write() imports for config's run and options: to
     import ahead of it (on a thread while QEMU runs: a short run's end

@@ -387,7 +387,7 @@ def document(result, doc=None, gate_rows=None):
                         "change": r.delta, "status": r.status}
                        for r in gate_rows]
     profile = result.profile
-    if profile is not None and profile.stacks:
+    if profile is not None and profile.stacks and profile.call_stacks:
         doc["stacks"] = tree(collapsed.collapse(profile, result.target),
                              result.target.path.name)
     if profile is not None and profile.mode == "exact":

@@ -20,7 +20,8 @@ class Function:
     address: int = None         # its first instruction; None if no symbol
     self: int = None            # counts in its own code; None if the
     #                             run had no profile
-    total: int = None           # with its callees'; None without stacks
+    total: int = None           # with its callees'; None without call
+    #                             stacks
     calls: int = None           # calls into it
     cycles: int = None          # its own code's estimated cycles
     cycles_instructions: int = None
@@ -61,7 +62,7 @@ def table(result):
             rows[key] = Function(key[1], key[0])
             if profile.profiled:
                 rows[key].self, rows[key].calls = 0, 0
-                if profile.stacks:
+                if profile.stacks and profile.call_stacks:
                     rows[key].total = 0
         return rows[key]
 
@@ -79,10 +80,11 @@ def table(result):
             row(namer(pc)).self += count
         for (_, callee), calls in profile.arcs.items():
             row(namer(callee)).calls += calls
-        paths = _frames(profile, namer)
-        for (node, pc), count in profile.stacks.items():
-            for key in paths[node] | {namer(pc)}:
-                row(key).total += count
+        if profile.call_stacks:
+            paths = _frames(profile, namer)
+            for (node, pc), count in profile.stacks.items():
+                for key in paths[node] | {namer(pc)}:
+                    row(key).total += count
     return sorted(rows.values(), key=lambda r: (r.address is None,
                                                 r.address or 0, r.name))
 

@@ -13,7 +13,9 @@ from perfcounter.results import contexts
 
 def collapse(profile, target):
     """{"a;b;c": count} of a PluginResults, named from target's
-    symbols."""
+    symbols; {} if it followed no call stacks (stacks=flat)."""
+    if not profile.call_stacks:
+        return {}
     image = target.elf
     names = {}
     context_names = contexts.labels(profile, target)
