@@ -25,7 +25,7 @@
  * is taken back (a call to the next instruction is not lazy: it would
  * look the same).  profile.c's followed blocks (indirect calls, a
  * write of the stack pointer) still call back, for their arcs and the
- * tasks and handlers.
+ * tasks and handlers, through the check each block makes for a sample.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -172,8 +172,6 @@ void lazy_instrument_entry(struct qemu_plugin_tb *tb, Block *block,
                 tb, not_taken, cb, QEMU_PLUGIN_COND_EQ, lazy, block->pc,
                 block);
         }
-        qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, entered, cb, QEMU_PLUGIN_COND_GE, lazy, LAZY_FOLLOWED, block);
         if (function_start(block->pc)) {
             qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
                 tb, QEMU_PLUGIN_INLINE_STORE_U64, lazy, 0);

@@ -23,7 +23,7 @@
  * LAZY_RETURNED alone: a return whose call was followed), plus
  * LAZY_FOLLOWED once a block that profile.c follows ended.  Flat
  * (lazy_flat()): the return address of the last call, until its
- * callee's first block clears the slot, plus LAZY_FOLLOWED.
+ * callee's first block clears the slot.
  */
 #define LAZY_RETURNED (UINT64_C(1) << 63)
 #define LAZY_FOLLOWED (UINT64_C(1) << 62)

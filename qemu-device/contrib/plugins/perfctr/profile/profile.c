@@ -56,6 +56,12 @@
 #include "profile/unwind.h"
 
 #define NOWHERE UINT64_MAX
+/*
+ * Flat (lazy.c): a followed block's end, added to the ticks, so that
+ * the next block's check for a sample also calls back for it (one
+ * check a block, not two)
+ */
+#define TICKS_FOLLOWED (UINT64_C(1) << 62)
 
 /* Per vCPU, in the translated code */
 typedef struct InlineState {
@@ -137,7 +143,8 @@ static Vcpu *vcpu_state(unsigned index)
 /* Instructions executed on the vCPU so far (begun, in a callback) */
 static uint64_t executed_total(Vcpu *v)
 {
-    return v->consumed + v->inline_state->ticks - v->not_begun;
+    return v->consumed + (v->inline_state->ticks & ~TICKS_FOLLOWED) -
+           v->not_begun;
 }
 
 /* The next sample's offset into its period */
@@ -365,6 +372,7 @@ static Block *leaving(Vcpu *v, uint64_t *executed)
     if (config->period) {
         last = (Block *)(uintptr_t)v->inline_state->followed;
         v->inline_state->followed = 0;
+        v->inline_state->ticks &= ~TICKS_FOLLOWED;
         *executed = last ? last->n : 0;     /* its last one began */
         return last;
     }
@@ -499,7 +507,12 @@ static void sample_block(unsigned index, void *udata)
 
     enter();
     v = vcpu_state(index);
-    if (lazy_on() && !lazy_flat()) {
+    if (v->inline_state->ticks & TICKS_FOLLOWED) {
+        /* Flat: the block before was followed; followed before this one */
+        v->inline_state->ticks -= TICKS_FOLLOWED + block->n;
+        leave_for(v, index, block->pc, NULL);
+        v->inline_state->ticks += block->n;
+    } else if (lazy_on() && !lazy_flat()) {
         settle(v, index, NOWHERE, true);
     }
     g_array_set_size(v->tentative, 0);
@@ -541,6 +554,8 @@ void profile_block_left(unsigned index, uint64_t not_begun)
 
     enter();
     v = vcpu_state(index);
+    /* A followed end its last instruction noted before it did not begin */
+    v->inline_state->ticks &= ~TICKS_FOLLOWED;
     tentative = v->tentative;
     if (tentative->len &&
         v->inline_state->ticks == v->sampled_ticks) {
@@ -610,6 +625,7 @@ void profile_switch(unsigned index, CallStack *to)
     v->block_ticks = now;
     v->calls = to;
     v->inline_state->followed = 0;      /* the old one's */
+    v->inline_state->ticks &= ~TICKS_FOLLOWED;
 }
 
 void profile_exception_entered(unsigned index, uint64_t number,
@@ -720,9 +736,11 @@ static void instrument_entry(struct qemu_plugin_tb *tb, Block *block,
     qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
         tb, QEMU_PLUGIN_INLINE_ADD_U64, ticks, block->n);
     if (config->period) {
+        /* (flat: it follows too) */
         qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, sample_block, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
-            ticks, sample_at, block);
+            tb, sample_block,
+            lazy_flat() ? QEMU_PLUGIN_CB_R_REGS : QEMU_PLUGIN_CB_NO_REGS,
+            QEMU_PLUGIN_COND_GE, ticks, sample_at, block);
     }
 }
 
@@ -799,7 +817,9 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             (uintptr_t)block);
         if (lazy_on()) {
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-                insn, QEMU_PLUGIN_INLINE_ADD_U64, lazy, LAZY_FOLLOWED);
+                insn, QEMU_PLUGIN_INLINE_ADD_U64,
+                lazy_flat() ? ticks : lazy,
+                lazy_flat() ? TICKS_FOLLOWED : LAZY_FOLLOWED);
         }
     }
     if (lazy_on()) {
