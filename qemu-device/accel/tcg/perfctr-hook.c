@@ -83,6 +83,36 @@ uint64_t perfctr_hook_call_stack_pointer(unsigned vcpu_index)
     return perfctr_hook_call_sp[vcpu_index % PERFCTR_HOOK_CALL_SLOTS];
 }
 
+bool perfctr_hook_sp_extremes_kept;
+uint32_t perfctr_hook_sp_low[PERFCTR_HOOK_CALL_SLOTS];
+uint32_t perfctr_hook_sp_high[PERFCTR_HOOK_CALL_SLOTS];
+
+void perfctr_hook_keep_sp_extremes(void)
+{
+    unsigned i;
+
+    for (i = 0; i < PERFCTR_HOOK_CALL_SLOTS; i++) {
+        perfctr_hook_sp_low[i] = UINT32_MAX;
+        perfctr_hook_sp_high[i] = 0;
+    }
+    perfctr_hook_sp_extremes_kept = true;
+}
+
+bool perfctr_hook_take_sp_extremes(unsigned vcpu_index, uint64_t *low,
+                                   uint64_t *high)
+{
+    unsigned slot = vcpu_index % PERFCTR_HOOK_CALL_SLOTS;
+
+    if (perfctr_hook_sp_low[slot] > perfctr_hook_sp_high[slot]) {
+        return false;
+    }
+    *low = perfctr_hook_sp_low[slot];
+    *high = perfctr_hook_sp_high[slot];
+    perfctr_hook_sp_low[slot] = UINT32_MAX;
+    perfctr_hook_sp_high[slot] = 0;
+    return true;
+}
+
 uint32_t perfctr_hook_events(void)
 {
     const PerfctrPluginOps *ops = qatomic_read(&plugin);

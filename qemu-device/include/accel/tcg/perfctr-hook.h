@@ -188,6 +188,27 @@ extern uint32_t perfctr_hook_call_sp[PERFCTR_HOOK_CALL_SLOTS];
 /* For the plugin: the stack pointer of vcpu_index's last call */
 uint64_t perfctr_hook_call_stack_pointer(unsigned vcpu_index);
 
+/*
+ * The lowest and highest value each vCPU wrote to its stack pointer
+ * since the plugin last took them: the Arm translator keeps them at
+ * every write of sp by an instruction (A32 and T32, not an exception's
+ * stacking; perfctr-hook-gen.h), in slot vCPU index modulo
+ * PERFCTR_HOOK_CALL_SLOTS, once the plugin asked before any code was
+ * translated: each context's deepest stack without a callback after
+ * every push
+ */
+extern bool perfctr_hook_sp_extremes_kept;
+extern uint32_t perfctr_hook_sp_low[PERFCTR_HOOK_CALL_SLOTS];
+extern uint32_t perfctr_hook_sp_high[PERFCTR_HOOK_CALL_SLOTS];
+/* For the plugin, as it is installed: keep them from now on */
+void perfctr_hook_keep_sp_extremes(void);
+/*
+ * For the plugin: vcpu_index's extremes since it last took them, which
+ * start again; false if it wrote none
+ */
+bool perfctr_hook_take_sp_extremes(unsigned vcpu_index, uint64_t *low,
+                                   uint64_t *high);
+
 /* A device counting events of one vCPU */
 typedef struct PerfctrHookClient PerfctrHookClient;
 struct PerfctrHookClient {

@@ -21,10 +21,14 @@
  * Each context has a call stack of its own (calltree.h), which it
  * hands profile.c when it runs (ContextsOps), and counts its
  * instructions (and cycles), switches, and for a handler each run's
- * own instructions (not those of handlers that preempted it); the
- * stack pointer is read after every instruction that may lower it, for
- * each context's deepest one.  Every change of context is kept, with
- * its virtual time, for the timeline.
+ * own instructions (not those of handlers that preempted it).  Each
+ * context's deepest and highest stack pointer: in Arm code QEMU's
+ * translator keeps the extremes of every write of sp (perfctr-hook.h),
+ * taken at each change of context, and around an instruction that
+ * switches stacks (whose own write is another stack's); elsewhere the
+ * stack pointer is read after every instruction that may lower it.
+ * Every change of context is kept, with its virtual time, for the
+ * timeline.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -41,6 +45,8 @@
 /* QEMU exports them; weak so that the plugin still loads in another QEMU */
 #pragma weak perfctr_hook_virtual_ns
 #pragma weak perfctr_hook_stack_pointer
+#pragma weak perfctr_hook_keep_sp_extremes
+#pragma weak perfctr_hook_take_sp_extremes
 
 #define MAX_NESTING 64
 #define MAX_SWITCHES (1u << 20)
@@ -109,6 +115,7 @@ static GArray *switches;
 static uint64_t switches_dropped;
 static struct qemu_plugin_register *reg_sp, *reg_pc, *reg_lr, *reg_msp,
     *reg_psp;
+static bool sp_extremes;        /* QEMU keeps the stack pointer's */
 
 static Context *new_context(bool handler)
 {
@@ -135,6 +142,16 @@ void contexts_init(const PerfctrConfig *cfg, const ContextsOps *wired)
     tasks = g_hash_table_new(g_int64_hash, g_int64_equal);
     suspended = g_hash_table_new(g_int64_hash, g_int64_equal);
     switches = g_array_new(false, false, sizeof(Switch));
+    sp_extremes = perfctr_hook_keep_sp_extremes &&
+                  (cfg->isa == ISA_THUMB || cfg->isa == ISA_A32);
+    if (sp_extremes) {
+        perfctr_hook_keep_sp_extremes();
+    }
+}
+
+bool contexts_sp_moves_kept(void)
+{
+    return sp_extremes;
 }
 
 static VcpuContexts *vcpu_contexts(unsigned index)
@@ -187,6 +204,17 @@ static void note_sp(Context *c, uint64_t sp)
     }
 }
 
+/* The stack pointer's extremes QEMU kept since last taken, into c */
+static void note_sp_extremes(unsigned index, Context *c)
+{
+    uint64_t low, high;
+
+    if (sp_extremes && perfctr_hook_take_sp_extremes(index, &low, &high)) {
+        note_sp(c, low);
+        note_sp(c, high);
+    }
+}
+
 static void add_switch(unsigned index, uint64_t now, uint64_t cycles,
                        Context *to)
 {
@@ -213,6 +241,7 @@ static void account(VcpuContexts *vc, unsigned index)
     uint64_t now = ops->executed(index);
     uint64_t cycles = ops->cycles ? ops->cycles(index) : 0;
 
+    note_sp_extremes(index, c);
     c->instructions += now - vc->since;
     c->cycles += cycles - vc->since_cycles;
     if (c->handler) {
@@ -554,12 +583,25 @@ void contexts_sp_written(unsigned index, bool switched)
     if (!reg_sp) {
         return;
     }
+    if (switched && sp_extremes) {
+        /* Its own write was the other stack's */
+        uint64_t low, high;
+
+        perfctr_hook_take_sp_extremes(index, &low, &high);
+    }
     if (!switched) {
         note_sp(c, read_sp(vc));
     } else if (c->handler) {
         /* Its run goes on on another stack: its use counts from there */
         c->run_sp = read_sp(vc);
     }
+}
+
+void contexts_sp_switching(unsigned index)
+{
+    VcpuContexts *vc = vcpu_contexts(index);
+
+    note_sp_extremes(index, vc->running);
 }
 
 void contexts_restart(void)
@@ -583,6 +625,11 @@ void contexts_restart(void)
 
         vc->since = ops->executed(i);
         vc->since_cycles = ops->cycles ? ops->cycles(i) : 0;
+        if (sp_extremes) {
+            uint64_t low, high;
+
+            perfctr_hook_take_sp_extremes(i, &low, &high);  /* before it */
+        }
     }
     g_array_set_size(switches, 0);
     switches_dropped = 0;

@@ -55,5 +55,13 @@ bool contexts_in_handler(unsigned index);
 uint64_t contexts_stack_pointer(unsigned index);
 /* The stack pointer was written: moved along its stack, or switched */
 void contexts_sp_written(unsigned index, bool switched);
+/*
+ * Whether QEMU keeps what a move of the stack pointer along its stack
+ * writes (then only a switch of stacks calls contexts_sp_written), once
+ * contexts_init() ran
+ */
+bool contexts_sp_moves_kept(void);
+/* ... and before an instruction that switches stacks, there */
+void contexts_sp_switching(unsigned index);
 
 #endif

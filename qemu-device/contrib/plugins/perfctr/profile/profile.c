@@ -472,6 +472,14 @@ static void sp_written(unsigned index, void *udata)
     leave();
 }
 
+/* Before an instruction that switches stacks, QEMU keeping sp's moves */
+static void sp_switching(unsigned index, void *udata)
+{
+    enter();
+    contexts_sp_switching(index);
+    leave();
+}
+
 /* Take a sample at pc; the gap it deferred the next one by */
 static uint64_t take_sample(Vcpu *v, uint64_t pc)
 {
@@ -769,11 +777,18 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         pc = qemu_plugin_insn_vaddr(insn);
         len = qemu_plugin_insn_size(insn);
         writes_sp = config->stacks ? sp_write(insn) : SP_KEPT;
+        if (writes_sp == SP_MOVED && contexts_sp_moves_kept()) {
+            writes_sp = SP_KEPT;            /* (QEMU keeps it) */
+        }
         if (sp_pending != SP_KEPT) {
             /* Before this one: the stack pointer it left */
             qemu_plugin_register_vcpu_insn_exec_cb(
                 insn, sp_written, QEMU_PLUGIN_CB_R_REGS,
                 (void *)(uintptr_t)sp_pending);
+        }
+        if (writes_sp == SP_SWITCHED && contexts_sp_moves_kept()) {
+            qemu_plugin_register_vcpu_insn_exec_cb(
+                insn, sp_switching, QEMU_PLUGIN_CB_NO_REGS, NULL);
         }
         sp_pending = writes_sp;
         block->insn_pc[i] = pc;
