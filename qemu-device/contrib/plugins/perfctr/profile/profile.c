@@ -107,6 +107,11 @@ static PairTable *charges;      /* (node, pc) -> instructions or samples */
 static PairTable *arcs;         /* (call site, callee) -> calls */
 /* Exact: (conditional branch, 1 if taken) -> times (coverage's) */
 static PairTable *branches;
+/*
+ * lazy_on() and lazy_flat(), as lazy.c decides them at the first
+ * translation (before any block runs), for what every block entry reads
+ */
+static bool calls_lazy, calls_flat;
 
 static void enter(void)
 {
@@ -203,7 +208,7 @@ static void call(Vcpu *v, unsigned index, Block *block, uint64_t site,
         block->callee = callee;
     }
     (*block->calls)++;
-    if (!lazy_flat()) {
+    if (!calls_flat) {
         push_frame(v, block, site, ret, contexts_stack_pointer(index));
     }
 }
@@ -249,7 +254,7 @@ static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
         }
         (*block->outcomes[taken])++;
     }
-    if (lazy_flat() && last.kind != INSN_CALL &&
+    if (calls_flat && last.kind != INSN_CALL &&
         last.kind != INSN_EXCEPTION_RETURN) {
         return;                         /* no frames to follow */
     }
@@ -417,9 +422,9 @@ static void leave_for(Vcpu *v, unsigned index, uint64_t next,
     uint64_t executed;
     Block *last;
 
-    if (lazy_flat()) {
+    if (calls_flat) {
         settle_flat(v, index, next);
-    } else if (lazy_on()) {
+    } else if (calls_lazy) {
         settle(v, index, next, true);
     }
     last = leaving(v, &executed);
@@ -520,7 +525,7 @@ static void sample_block(unsigned index, void *udata)
         v->inline_state->ticks -= TICKS_FOLLOWED + block->n;
         leave_for(v, index, block->pc, NULL);
         v->inline_state->ticks += block->n;
-    } else if (lazy_on() && !lazy_flat()) {
+    } else if (calls_lazy && !calls_flat) {
         settle(v, index, NOWHERE, true);
     }
     g_array_set_size(v->tentative, 0);
@@ -621,9 +626,9 @@ void profile_switch(unsigned index, CallStack *to)
     Vcpu *v = vcpu_state(index);
     uint64_t now = executed_total(v);
 
-    if (lazy_flat()) {
+    if (calls_flat) {
         settle_flat(v, index, NOWHERE);
-    } else if (lazy_on()) {
+    } else if (calls_lazy) {
         settle(v, index, NOWHERE, false);       /* on the old stack */
     }
     if (v->block && !config->period && now > v->block_ticks) {
@@ -760,6 +765,8 @@ void profile_instrument(struct qemu_plugin_tb *tb)
     bool calls = false;
     size_t i;
 
+    calls_lazy = lazy_on();
+    calls_flat = lazy_flat();
     block->pc = qemu_plugin_tb_vaddr(tb);
     block->n = qemu_plugin_tb_n_insns(tb);
     block->insn_pc = g_new(uint64_t, block->n);
