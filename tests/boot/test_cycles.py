@@ -101,6 +101,11 @@ def expected_m3(model):
         "bx_lr": (1 + P) + ALU,
         "bx_register": (1 + P_EXECUTE) + ALU,
         "bx_lr_written": ALU + (1 + P_EXECUTE) + ALU,
+        # BL; ADD.W where it returns (the BX lr is outside the window):
+        # the return's refill to a 32-bit instruction on an odd halfword
+        # takes a cycle more, charged with the call
+        "call_return_word": (1 + P) + ALU,
+        "call_return_odd": (1 + P) + (P_WIDE_ODD - P) + ALU,
         "mul": 4 * MUL,
         "mla": 4 * MLA[model],
         "umull_small": UMULL[model][0],
@@ -287,6 +292,9 @@ def expected_m33():
         "bx_lr": 1 + 1 + 1,
         "bx_register": 1 + 1 + 1,
         "bx_lr_written": 1 + 1 + 1 + 1,
+        # BL alone, 1 more taken; ADD.W (the BX lr outside the window)
+        "call_return_word": 2 + 1,
+        "call_return_odd": 2 + 1,
         "mul": 4,
         "mla": 4,
         "umull_small": 1,
@@ -367,6 +375,8 @@ def expected_m55():
         "bx_lr": 1 + M55_REFILL + 1,
         "bx_register": 1 + M55_REFILL + 1,
         "bx_lr_written": 1 + 1 + M55_REFILL + 1,    # BX waits for lr
+        "call_return_word": 1 + M55_REFILL + 1,    # BL; ADD.W
+        "call_return_odd": 1 + M55_REFILL + 1,
         "mul": 4,
         "mla": 4,
         "umull_small": 1,
@@ -498,6 +508,13 @@ def test_register_branches_refill_by_when_their_target_is_known(ctx, board):
     """BX lr: the Cortex-M3/M4 read lr in decode (refill 1); another
     register, or lr written by the instruction before, in execute (2)."""
     check(ctx, board, ["bx_lr", "bx_register", "bx_lr_written"])
+
+
+def test_a_return_refills_as_a_branch_to_its_address(ctx, board):
+    """A return to a 32-bit instruction on an odd halfword takes the
+    cycle more a branch there does, on the Cortex-M3/M4: charged with
+    the call, which knows where its return goes."""
+    check(ctx, board, ["call_return_word", "call_return_odd"])
 
 
 def test_operands_read_early_and_late(ctx, board):

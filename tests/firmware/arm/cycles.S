@@ -318,6 +318,32 @@ cyc_literals:
 1:  nop
     finish bx_lr_written
 
+/*
+ * A call and its return to a 32-bit instruction on a whole word (the
+ * BL at 4k+4, after the start's ISB), then on an odd halfword (at 4k+6)
+ */
+    begin call_return_word
+    .balign 4
+    start call_return_word
+    bl cyc_leaf
+    add.w r1, r1, #1
+    finish call_return_word
+
+    begin call_return_odd
+    .balign 4
+    nop
+    start call_return_odd
+    bl cyc_leaf
+    add.w r1, r1, #1
+    finish call_return_odd
+
+    .balign 4
+    .type cyc_leaf, %function
+    .thumb_func
+cyc_leaf:
+    bx lr
+    .size cyc_leaf, . - cyc_leaf
+
 /* IT after a 16-bit load: not folded */
     begin it_after_load
     movs r1, #0
@@ -581,7 +607,7 @@ cycles_run:
         unaligned_run, unaligned_run_after_alu, unaligned_run_after_branch, aligned_run, ldr_dependent, ldr_after_alu, ldr_str, \
         str_imm, str_reg, branch_loop, branch_flags_early, branch_loop_wide, branch_not_taken, \
         branch_forward_taken, branch_learned, load_pc, pop_pc, table_branch, \
-        bx_lr, bx_register, bx_lr_written, it_after_load, mul, mla, umull_small, umull_large, umull_mixed, \
+        bx_lr, bx_register, bx_lr_written, call_return_word, call_return_odd, it_after_load, mul, mla, umull_small, umull_large, umull_mixed, \
         smlal_small, smlal_large, sdiv_small, udiv_large, \
         multiple_1, multiple_2, multiple_3, multiple_4, multiple_5, \
         multiple_6, multiple_7, multiple_8, it_folded, it_not_folded, \

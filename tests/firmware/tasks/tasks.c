@@ -125,30 +125,51 @@ static void __attribute__((noinline)) wait_for_tick(TCB_t *self)
     }
 }
 
-static void __attribute__((noreturn, noinline)) task_alpha(void)
+/*
+ * The three work tasks' code alike to the byte, aligned alike, so that
+ * their calls return to the same halfwords (a return to a 32-bit
+ * instruction on an odd one costs the Cortex-M3/M4 a cycle more): each
+ * reaches its control block through a register, not at an offset of
+ * its own
+ */
+#define TASK_FUNCTION __attribute__((noreturn, noinline, aligned(4)))
+
+static inline TCB_t *in_register(TCB_t *tcb)
 {
+    __asm__("" : "+r"(tcb));
+    return tcb;
+}
+
+static void TASK_FUNCTION task_alpha(void)
+{
+    TCB_t *self = in_register(&tcbs[ALPHA]);
+
     for (;;) {
-        work(tcbs[ALPHA].work_units);
-        deepest(&tcbs[ALPHA]);
-        wait_for_tick(&tcbs[ALPHA]);
+        work(self->work_units);
+        deepest(self);
+        wait_for_tick(self);
     }
 }
 
-static void __attribute__((noreturn, noinline)) task_beta(void)
+static void TASK_FUNCTION task_beta(void)
 {
+    TCB_t *self = in_register(&tcbs[BETA]);
+
     for (;;) {
-        work(tcbs[BETA].work_units);
-        deepest(&tcbs[BETA]);
-        wait_for_tick(&tcbs[BETA]);
+        work(self->work_units);
+        deepest(self);
+        wait_for_tick(self);
     }
 }
 
-static void __attribute__((noreturn, noinline)) task_gamma(void)
+static void TASK_FUNCTION task_gamma(void)
 {
+    TCB_t *self = in_register(&tcbs[GAMMA]);
+
     for (;;) {
-        work(tcbs[GAMMA].work_units);
-        deepest(&tcbs[GAMMA]);
-        wait_for_tick(&tcbs[GAMMA]);
+        work(self->work_units);
+        deepest(self);
+        wait_for_tick(self);
     }
 }
 

@@ -26,8 +26,8 @@ MEASURED = {
     "m4": Measured("within 1.2% (cortexm-AES on an STM32F4; Keccak and "
                    "NTTs on an STM32F407, with --memory stm32f407-24mhz)",
                    "Embench -2.6% (geometric mean, --memory "
-                   "stm32f407-16mhz; wikisort -10.1%, the rest within "
-                   "10%)"),
+                   "stm32f407-16mhz; huffbench and wikisort -9.9%, "
+                   "the rest within 9%)"),
     "m7": Measured("+1.8 to +2.4% (cortexm-AES on an STM32H7)",
                    "CoreMark +1.2% and -3.1% (Teensy 4)"),
     "m33": Measured("within 1.1% (cortexm-AES on an RP2350)"),

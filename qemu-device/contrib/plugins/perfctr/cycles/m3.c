@@ -5,7 +5,8 @@
  * follows, the address-dependency stall, LDM/STM/PUSH/POP 1+N, TBB/TBH
  * 3+P, taken branches 1+P with P by when the target is known (1 in
  * decode, 2 in execute, 3 after a load; a cycle more to a 32-bit
- * instruction on an odd halfword) plus the flash wait states; M3 long
+ * instruction on an odd halfword, a call's return included) plus the
+ * flash wait states; M3 long
  * multiplies (short only when both operands are below 65536) and both
  * cores' divisions by operand values; the M4's FPU (table 7-1); and
  * measured rules: no pipelining across memory blocks, a cycle for an
@@ -205,6 +206,15 @@ static void m4_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
     schedule(insns, n, cost, true);
 }
 
+/* Whether a 32-bit instruction starts on the odd halfword at pc */
+static bool wide_on_odd_halfword(uint64_t pc)
+{
+    g_autoptr(GByteArray) bytes = g_byte_array_new();
+
+    return (pc & 2) && qemu_plugin_read_memory_vaddr(pc, bytes, 2) &&
+           (bytes->data[0] | bytes->data[1] << 8) >= 0xe800;
+}
+
 /*
  * The refill, by when the branch knows its target (cmemu's Cortex-M3,
  * checked against CC2650 silicon; the TRM's "whether the processor
@@ -213,7 +223,8 @@ static void m4_schedule(const CyclesInsn *insns, size_t n, unsigned *cost)
  * (or of lr just written) in execute, 2; a load to the pc (POP {pc},
  * LDR pc, TBB, TBH), which blocks, when the load's data arrives, 3 (TRM
  * 3.3.2: LDR pc "at least five cycles", TBB and TBH six).  A cycle more
- * to a 32-bit instruction on an odd halfword (where known).
+ * to a 32-bit instruction on an odd halfword (where known: a direct
+ * branch's target; a return's, charged with the call, branch_costs).
  */
 static unsigned refill(const CyclesInsn *prev, const CyclesInsn *last)
 {
@@ -224,15 +235,9 @@ static unsigned refill(const CyclesInsn *prev, const CyclesInsn *last)
                             (prev && (prev->t.writes & LR)));
     unsigned p = cycles_reads_memory(&last->t) ? 3 :
                  cbz || register_target ? 2 : 1;
-    g_autoptr(GByteArray) bytes = g_byte_array_new();
 
-    if (last->c.direct && (last->c.target & 2) &&
-        qemu_plugin_read_memory_vaddr(last->c.target, bytes, 2)) {
-        uint16_t hw = bytes->data[0] | bytes->data[1] << 8;
-
-        if (hw >= 0xe800) {             /* the first half of a 32-bit one */
-            p++;
-        }
+    if (last->c.direct && wide_on_odd_halfword(last->c.target)) {
+        p++;
     }
     return p + memory_refill_wait_states();
 }
@@ -270,6 +275,14 @@ static void branch_costs(const CyclesInsn *insns, size_t n,
     const CyclesInsn *last = &insns[n - 1];
 
     *taken = refill(n > 1 ? last - 1 : NULL, last);
+    /*
+     * The return's refill to a 32-bit instruction on an odd halfword
+     * takes its cycle more too: known here, at the call
+     */
+    if (last->c.kind == INSN_CALL &&
+        wide_on_odd_halfword(last->pc + last->len)) {
+        (*taken)++;
+    }
     /*
      * A B<c> fetches its target in decode in the place of the next
      * word (cmemu): not taken, the fetch is a word behind, as after a
