@@ -3,8 +3,9 @@
  *
  * At a probed function's first instruction the plugin records its first
  * two arguments, and where it returns to (the link register); when a
- * block begins there (an inline comparison at each block's entry, of
- * the return address awaited), the value it returns (the argument
+ * block begins there (an inline comparison with the return address
+ * awaited, at the entry of each block whose previous instruction calls:
+ * only those are returned to), the value it returns (the argument
  * registers of the ABI: r0, r1 on Arm, x0, x1 on AArch64, a0, a1 on
  * RISC-V), with the instructions executed so far, the virtual time and
  * the task or handler that runs: the host pairs them into calls (an
@@ -22,6 +23,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "isa/isa.h"
 #include "perfctr-hook.h"
 #include "probe/probe.h"
 #include "records/records.h"
@@ -226,14 +228,44 @@ void probe_context_switched(unsigned vcpu_index, unsigned context)
     await_next(vcpu_index);
 }
 
+/*
+ * Whether pc may be where a call returns: the instruction before it
+ * calls, or jumps through a register (Arm state's MOV lr, pc; BX Rm).
+ * Only such blocks compare their pc with the return address awaited.
+ */
+static bool after_call(uint64_t pc)
+{
+    static const size_t sizes[] = { 2, 4 };
+    g_autoptr(GByteArray) bytes = g_byte_array_new();
+    size_t i;
+
+    for (i = 0; i < G_N_ELEMENTS(sizes); i++) {
+        size_t len = sizes[i];
+        InsnClass c;
+
+        g_byte_array_set_size(bytes, 0);
+        if (pc >= len &&
+            qemu_plugin_read_memory_vaddr(pc - len, bytes, len) &&
+            isa_insn_size(config->isa, bytes->data, len) == len &&
+            isa_classify(config->isa, bytes->data, len, pc - len, &c) &&
+            (c.kind == INSN_CALL ||
+             (c.kind == INSN_BRANCH && !c.direct))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void probe_instrument(struct qemu_plugin_tb *tb)
 {
     size_t n = qemu_plugin_tb_n_insns(tb), i;
 
-    /* Returned to, before the entry of a probe that may begin here */
-    qemu_plugin_register_vcpu_tb_exec_cond_cb(
-        tb, returned, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_EQ, awaited,
-        qemu_plugin_tb_vaddr(tb), NULL);
+    if (after_call(qemu_plugin_tb_vaddr(tb))) {
+        /* Returned to, before the entry of a probe that may begin here */
+        qemu_plugin_register_vcpu_tb_exec_cond_cb(
+            tb, returned, QEMU_PLUGIN_CB_R_REGS, QEMU_PLUGIN_COND_EQ,
+            awaited, qemu_plugin_tb_vaddr(tb), NULL);
+    }
     for (i = 0; i < n; i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t pc = qemu_plugin_insn_vaddr(insn);
