@@ -20,7 +20,7 @@ import pytest
 
 from bootlib import json_schema_errors as schema_errors
 from perfcounter import boards
-from perfcounter.outputs import gate
+from perfcounter.outputs import gate, gmon
 from perfcounter.results import readout
 from perfcounter.paths import REPO
 
@@ -617,6 +617,20 @@ def test_writers_named_ahead_are_every_one_write_imports(ctx, board):
 
 
 # --chart and --svg
+
+def test_a_gmon_out_is_replaced_whole(tmp_path):
+    """A gmon.out written over another is replaced, not rewritten in
+    place: gprof reading the old one (the default gmon.out beside an
+    image that runs beside each other share) reads it whole."""
+    path = tmp_path / "gmon.out"
+    gmon.write(path, {0x100: 1}, {(0x100, 0x200): 1}, 1000)
+    with open(path, "rb") as reader:
+        old = path.read_bytes()
+        gmon.write(path, {0x100: 5, 0x300: 7}, {(0x100, 0x300): 3}, 1000)
+        assert reader.read() == old
+    assert gmon.read_arcs(path) == {(0x100, 0x300): 3}
+    assert [p.name for p in tmp_path.iterdir()] == ["gmon.out"]
+
 
 def test_text_chart_bars_are_proportional(ctx, board):
     proc = ok(profile("--chart", env={"PYTHONIOENCODING": "utf-8"}))

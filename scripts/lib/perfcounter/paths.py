@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
-"""Where the project's files are, and where builds and caches go."""
+"""Where the project's files are, where builds and caches go, and how
+a file that others may be reading is written."""
 
+import itertools
 import os
 from pathlib import Path
 
@@ -32,3 +34,20 @@ def trim(directory, pattern, kept_bytes):
         kept += size
         if kept > kept_bytes:
             path.unlink(missing_ok=True)
+
+
+_PUBLISHED = itertools.count()     # (a thread's name apart from another's)
+
+
+def publish(path, data):
+    """Write data (text or bytes) to path whole: a reader, and a run
+    beside this one writing the same file (a default gmon.out beside a
+    shared image), sees the old file or the new one, never a part."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{next(_PUBLISHED)}.tmp")
+    try:
+        with open(tmp, "wb" if isinstance(data, bytes) else "w") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)

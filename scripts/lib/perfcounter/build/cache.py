@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from perfcounter.messages import say
+from perfcounter.paths import publish
 
 QUIET_SECONDS = 1           # a wait this short goes unsaid
 REPORT_EVERY_SECONDS = 30
@@ -120,9 +121,8 @@ def _build_locked(path, key, builder, what):
 
 
 def publish_text(path, text):
-    """Write path atomically: a reader sees the old file or the new one."""
+    """Write path atomically (its folder made): a reader sees the old
+    file or the new one."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    os.replace(tmp, path)
+    publish(path, text)

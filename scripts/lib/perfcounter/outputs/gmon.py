@@ -18,6 +18,8 @@ by repeating the arc the same way.
 
 import struct
 
+from perfcounter.paths import publish
+
 MAGIC = b"gmon"
 VERSION = 1
 TAG_HISTOGRAM = 0
@@ -88,8 +90,7 @@ def write(path, histogram, arcs, rate, dimension="seconds", abbrev="s",
     data = header + b"".join(histogram_records(histogram, rate, dimension,
                                                abbrev, address_bytes)
                              + arc_records(arcs, address_bytes))
-    with open(path, "wb") as f:
-        f.write(data)
+    publish(path, data)     # (gprof may be reading the last one)
     return len(data)
 
 

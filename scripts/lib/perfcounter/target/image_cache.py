@@ -12,7 +12,7 @@ import json
 import os
 import time
 
-from perfcounter.paths import CACHE, trim
+from perfcounter.paths import CACHE, publish, trim
 
 # Raise when what a key holds changes shape
 FORMAT = 1
@@ -96,12 +96,8 @@ def put(sha, key, value):
 def _write(path, text):
     """path holds text, whole or not at all (runs in parallel share the
     cache)"""
-    import tempfile     # (here: each run reads, few write)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False,
-                                         suffix=".tmp") as out:
-            out.write(text)
-        os.replace(out.name, path)
+        publish(path, text)
     except OSError:
         pass
