@@ -16,9 +16,19 @@
 /* The vCPU's slot of one of the hook's arrays of PERFCTR_HOOK_CALL_SLOTS */
 static inline TCGv_ptr perfctr_gen_slot(uint32_t *array)
 {
-    TCGv_i32 index = tcg_temp_new_i32();
-    TCGv_ptr slot = tcg_temp_new_ptr();
+    TCGv_i32 index;
+    TCGv_ptr slot;
 
+    if (first_cpu && !CPU_NEXT(first_cpu)) {
+        /*
+         * One vCPU (all are made before any code is): its slot is
+         * known as the code is made, as QEMU's plugin ops know theirs
+         */
+        return tcg_constant_ptr(array + (first_cpu->cpu_index &
+                                         (PERFCTR_HOOK_CALL_SLOTS - 1)));
+    }
+    index = tcg_temp_new_i32();
+    slot = tcg_temp_new_ptr();
     tcg_gen_ld_i32(index, tcg_env, offsetof(ArchCPU, parent_obj.cpu_index) -
                    offsetof(ArchCPU, env));
     tcg_gen_andi_i32(index, index, PERFCTR_HOOK_CALL_SLOTS - 1);
