@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from pathlib import Path
@@ -320,6 +321,8 @@ def test_a_full_disk_loses_only_the_output_it_cannot_take(
     assert written == set(outputs.values()) - {"/dev/full"}, written
     assert ("Flat profile:" in proc.stdout) == (option != "--gmon"), \
         proc.stdout
+    # written through, never replaced by a file (as root, /dev is ours)
+    assert stat.S_ISCHR(os.stat("/dev/full").st_mode)
 
 
 def test_the_other_scripts_refuse_bad_arguments_at_once(ctx, board,

@@ -630,6 +630,11 @@ def test_a_gmon_out_is_replaced_whole(tmp_path):
         assert reader.read() == old
     assert gmon.read_arcs(path) == {(0x100, 0x300): 3}
     assert [p.name for p in tmp_path.iterdir()] == ["gmon.out"]
+    # what is not a plain file is written through: a link stays a link
+    link = tmp_path / "link.out"
+    link.symlink_to(path)
+    gmon.write(link, {0x100: 2}, {(0x100, 0x400): 4}, 1000)
+    assert link.is_symlink() and gmon.read_arcs(path) == {(0x100, 0x400): 4}
 
 
 def test_text_chart_bars_are_proportional(ctx, board):

@@ -4,6 +4,7 @@ a file that others may be reading is written."""
 
 import itertools
 import os
+import stat
 from pathlib import Path
 
 # The checkout: the firmware, the QEMU device and the schemas are read
@@ -42,11 +43,22 @@ _PUBLISHED = itertools.count()     # (a thread's name apart from another's)
 def publish(path, data):
     """Write data (text or bytes) to path whole: a reader, and a run
     beside this one writing the same file (a default gmon.out beside a
-    shared image), sees the old file or the new one, never a part."""
+    shared image), sees the old file or the new one, never a part.
+    What is not a plain file (a device such as /dev/full, a pipe, a
+    symbolic link) is written through, as open() would."""
     path = Path(path)
+    mode = "wb" if isinstance(data, bytes) else "w"
+    try:
+        replaceable = stat.S_ISREG(path.lstat().st_mode)
+    except FileNotFoundError:
+        replaceable = True
+    if not replaceable:
+        with open(path, mode) as f:
+            f.write(data)
+        return
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{next(_PUBLISHED)}.tmp")
     try:
-        with open(tmp, "wb" if isinstance(data, bytes) else "w") as f:
+        with open(tmp, mode) as f:
             f.write(data)
         os.replace(tmp, path)
     finally:
