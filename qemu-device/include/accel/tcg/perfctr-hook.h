@@ -175,6 +175,12 @@ bool perfctr_hook_io_insn_known(uint64_t pc);
  * (accel/tcg/cpu-exec.c: it knows each target's CPU state)
  */
 uint64_t perfctr_hook_stack_pointer(void);
+/*
+ * The same for a general register, by its number (Arm's r0 to r14 or
+ * x0 to x30, RISC-V's x0 to x31; 0 for another): what the probes' and
+ * the interrupt masks' callbacks read, a few million times a run
+ */
+uint64_t perfctr_hook_register(unsigned number);
 
 /*
  * The stack pointer each vCPU made its last call with (the Arm and

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
+#include "isa/registers.h"
 #include "perfctr-hook.h"
 #include "mask/mask.h"
 
@@ -203,16 +204,8 @@ static MaskOp decode_riscv(const uint8_t *b, size_t len, MaskInsn *m)
 
 static uint64_t read_reg(MaskVcpu *v, unsigned reg)
 {
-    uint64_t value = 0;
-    int n;
-
-    if (reg >= G_N_ELEMENTS(regs) || !regs[reg]) {
-        return 0;
-    }
-    g_byte_array_set_size(v->buf, 0);
-    n = qemu_plugin_read_register(regs[reg], v->buf);
-    memcpy(&value, v->buf->data, MIN(n, (int)sizeof(value)));
-    return GUINT64_FROM_LE(value);
+    return reg < G_N_ELEMENTS(regs) ? registers_read(regs[reg], reg, v->buf)
+                                    : 0;
 }
 
 static void now_masked(unsigned index, MaskVcpu *v, bool masked,

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "isa/isa.h"
+#include "isa/registers.h"
 #include "perfctr-hook.h"
 #include "probe/probe.h"
 #include "records/records.h"
@@ -58,7 +59,10 @@ static const ProbeOps *ops;
 static GArray *records;
 static uint64_t dropped;
 static GMutex lock;
-static struct qemu_plugin_register *reg_arg[2], *reg_link;
+/* The ABI's first two argument registers and the link */
+enum { ARG0, ARG1, LINK, N_REGS };
+static struct qemu_plugin_register *regs[N_REGS];
+static int reg_number[N_REGS];      /* as general registers */
 static GPtrArray *vcpus;
 static GHashTable *by_context;  /* context id -> its pending calls */
 /* Per vCPU, in the translated code: the return address awaited */
@@ -72,20 +76,10 @@ static ProbeVcpu *probe_vcpu(unsigned index)
     return g_ptr_array_index(vcpus, index);
 }
 
-static uint64_t read_reg(unsigned vcpu_index,
-                         struct qemu_plugin_register *reg)
+static uint64_t read_reg(unsigned vcpu_index, unsigned which)
 {
-    GByteArray *buf = probe_vcpu(vcpu_index)->buf;
-    uint64_t value = 0;
-    int n;
-
-    if (!reg) {
-        return 0;
-    }
-    g_byte_array_set_size(buf, 0);
-    n = qemu_plugin_read_register(reg, buf);
-    memcpy(&value, buf->data, MIN(n, (int)sizeof(value)));
-    return GUINT64_FROM_LE(value);
+    return registers_read(regs[which], reg_number[which],
+                          probe_vcpu(vcpu_index)->buf);
 }
 
 static void record(unsigned vcpu_index, uint32_t probe, bool is_return)
@@ -95,8 +89,8 @@ static void record(unsigned vcpu_index, uint32_t probe, bool is_return)
         .is_return = is_return,
         .instructions = ops->executed(vcpu_index),
         .context = ops->context(vcpu_index),
-        .value = { read_reg(vcpu_index, reg_arg[0]),
-                   is_return ? 0 : read_reg(vcpu_index, reg_arg[1]) },
+        .value = { read_reg(vcpu_index, ARG0),
+                   is_return ? 0 : read_reg(vcpu_index, ARG1) },
     };
     bool kept;
 
@@ -129,7 +123,7 @@ static void entered(unsigned vcpu_index, void *udata)
     /* A Thumb return address has the state in its bit 0 */
     Pending p = {
         .probe = (uintptr_t)udata,
-        .return_pc = read_reg(vcpu_index, reg_link) & ~(uint64_t)1,
+        .return_pc = read_reg(vcpu_index, LINK) & ~(uint64_t)1,
     };
 
     record(vcpu_index, p.probe, false);
@@ -171,33 +165,36 @@ void probe_init(const PerfctrConfig *cfg, const ProbeOps *probe_ops)
 
 void probe_vcpu_init(unsigned index)
 {
-    /* The ABI's first two argument registers and the link, by GDB's names */
-    static const char *const names[][3] = {
-        { "r0", "r1", "lr" }, { "x0", "x1", "x30" }, { "a0", "a1", "ra" },
-        { "x10", "x11", "x1" },
-    };
-    struct qemu_plugin_register **slots[3] = {
-        &reg_arg[0], &reg_arg[1], &reg_link
+    /* By GDB's names, and their numbers as general registers */
+    static const struct {
+        const char *names[N_REGS];
+        int numbers[N_REGS];
+    } abis[] = {
+        { { "r0", "r1", "lr" }, { 0, 1, 14 } },
+        { { "x0", "x1", "x30" }, { 0, 1, 30 } },
+        { { "a0", "a1", "ra" }, { 10, 11, 1 } },
+        { { "x10", "x11", "x1" }, { 10, 11, 1 } },
     };
     ProbeVcpu *v;
 
-    if (!reg_arg[0]) {
+    if (!regs[ARG0]) {
         g_autoptr(GArray) all = qemu_plugin_get_registers();
         unsigned k, i, r;
 
-        for (k = 0; k < G_N_ELEMENTS(names) && !reg_arg[0]; k++) {
-            for (r = 0; r < 3; r++) {
+        for (k = 0; k < G_N_ELEMENTS(abis) && !regs[ARG0]; k++) {
+            for (r = 0; r < N_REGS; r++) {
+                reg_number[r] = abis[k].numbers[r];
                 for (i = 0; i < all->len; i++) {
                     qemu_plugin_reg_descriptor *d =
                         &g_array_index(all, qemu_plugin_reg_descriptor, i);
 
-                    if (g_str_equal(d->name, names[k][r])) {
-                        *slots[r] = d->handle;
+                    if (g_str_equal(d->name, abis[k].names[r])) {
+                        regs[r] = d->handle;
                     }
                 }
             }
-            if (!reg_arg[0] || !reg_link) {
-                reg_arg[0] = reg_arg[1] = reg_link = NULL;
+            if (!regs[ARG0] || !regs[LINK]) {
+                regs[ARG0] = regs[ARG1] = regs[LINK] = NULL;
             }
         }
     }

@@ -37,6 +37,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "isa/registers.h"
 #include "perfctr-hook.h"
 #include "profile/contexts.h"
 #include "records/records.h"
@@ -161,15 +162,8 @@ static VcpuContexts *vcpu_contexts(unsigned index)
 
 static uint64_t read_reg(VcpuContexts *vc, struct qemu_plugin_register *reg)
 {
-    uint64_t value = 0;
-    int n;
-
-    g_byte_array_set_size(vc->buf, 0);
-    n = qemu_plugin_read_register(reg, vc->buf);
-    while (n-- > 0) {
-        value = value << 8 | vc->buf->data[n];  /* little-endian guests */
-    }
-    return value;
+    /* Cortex-M's lr is r14; sp, pc, msp and psp are GDB's */
+    return registers_read(reg, reg == reg_lr ? 14 : -1, vc->buf);
 }
 
 /* The stack pointer (reg_sp): QEMU's hook reads it without copying */
