@@ -49,6 +49,7 @@
 
 #include "profile/block.h"
 #include "profile/calltree.h"
+#include "profile/charges.h"
 #include "profile/contexts.h"
 #include "profile/lazy.h"
 #include "profile/pairs.h"
@@ -179,7 +180,7 @@ static void charge_block(Block *block, uint64_t node, uint64_t amount)
     unsigned slot = node % CHARGE_CACHE;
 
     if (!block->charged[slot] || block->charged_node[slot] != node) {
-        block->charged[slot] = pair_counter(charges, node, block->pc);
+        block->charged[slot] = charges_counter(block, node);
         block->charged_node[slot] = node;
     }
     *block->charged[slot] += amount;
@@ -678,6 +679,7 @@ void profile_init(const PerfctrConfig *cfg)
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
     charges = pair_table_new();
+    charges_init(charges);
     arcs = pair_table_new();
     branches = pair_table_new();
     calltree_init();
@@ -879,6 +881,7 @@ void profile_restart(unsigned index, uint64_t not_begun)
     vcpu_state(index)->not_begun = config->counts_blocks ? not_begun : 0;
     pair_table_clear(histogram);
     pair_table_clear(charges);
+    charges_clear();
     pair_table_clear(arcs);
     pair_table_clear(branches);
     lazy_count_calls(blocks, arcs, true);
