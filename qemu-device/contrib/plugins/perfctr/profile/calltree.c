@@ -8,7 +8,7 @@
 #include <inttypes.h>
 
 #include "profile/calltree.h"
-#include "profile/pairs.h"
+#include "profile/node_index.h"
 
 typedef struct NodeInfo {
     uint64_t parent;
@@ -17,13 +17,13 @@ typedef struct NodeInfo {
     uint64_t last_site, last_child;
 } NodeInfo;
 
-static PairTable *children;     /* (parent node, call site) -> node */
+static NodeIndex *children;     /* (parent node, call site) -> node */
 static GArray *nodes;           /* NodeInfo by node; 0 is the root */
 static uint64_t depth_lost_total;
 
 void calltree_init(void)
 {
-    children = pair_table_new();
+    children = node_index_new();
     nodes = g_array_new(false, true, sizeof(NodeInfo));
     g_array_set_size(nodes, 1);
 }
@@ -36,7 +36,7 @@ uint64_t calltree_child(uint64_t parent, uint64_t call_site)
     if (info->last_child && info->last_site == call_site) {
         return info->last_child;
     }
-    node = pair_counter(children, parent, call_site);
+    node = node_index_value(children, parent, call_site);
     if (!*node) {
         NodeInfo child = { parent, call_site };
 

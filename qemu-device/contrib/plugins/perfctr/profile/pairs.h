@@ -2,9 +2,10 @@
  * perfctr plugin: counters keyed by a pair of integers
  *
  * The profile's tables (pc samples, charges per call-tree node, call
- * arcs, the tree's children) are looked up at every block entry in
- * exact mode: an open-addressing table with the hash inline, where a
- * GHashTable's calls through function pointers cost a third of the run.
+ * arcs, branches' outcomes) are looked up at every block entry in exact
+ * mode, behind caches (a block's, node_index.c): an open-addressing
+ * table with the hash inline, where a GHashTable's calls through
+ * function pointers cost a third of the run.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */

@@ -49,9 +49,9 @@
 
 #include "profile/block.h"
 #include "profile/calltree.h"
-#include "profile/charges.h"
 #include "profile/contexts.h"
 #include "profile/lazy.h"
+#include "profile/node_index.h"
 #include "profile/pairs.h"
 #include "profile/profile.h"
 #include "profile/unwind.h"
@@ -105,6 +105,8 @@ static GPtrArray *vcpus;
 static GPtrArray *blocks;
 static PairTable *histogram;    /* (pc, 0) -> samples; exact: written */
 static PairTable *charges;      /* (node, pc) -> instructions or samples */
+/* Exact: (node, block) -> its counter in charges (node_index.c) */
+static NodeIndex *charge_counters;
 static PairTable *arcs;         /* (call site, callee) -> calls */
 /* Exact: (conditional branch, 1 if taken) -> times (coverage's) */
 static PairTable *branches;
@@ -174,13 +176,25 @@ static void charge(uint64_t node, uint64_t pc, uint64_t amount)
     *pair_counter(charges, node, pc) += amount;
 }
 
+/* The counter of block's instructions run at node */
+static uint64_t *charge_counter(const Block *block, uint64_t node)
+{
+    uint64_t *counter = node_index_value(charge_counters, node,
+                                         (uintptr_t)block);
+
+    if (!*counter) {
+        *counter = (uintptr_t)pair_counter(charges, node, block->pc);
+    }
+    return (uint64_t *)(uintptr_t)*counter;
+}
+
 /* Charge a block's instructions to the current node, cached per block */
 static void charge_block(Block *block, uint64_t node, uint64_t amount)
 {
     unsigned slot = node % CHARGE_CACHE;
 
     if (!block->charged[slot] || block->charged_node[slot] != node) {
-        block->charged[slot] = charges_counter(block, node);
+        block->charged[slot] = charge_counter(block, node);
         block->charged_node[slot] = node;
     }
     *block->charged[slot] += amount;
@@ -679,7 +693,7 @@ void profile_init(const PerfctrConfig *cfg)
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
     charges = pair_table_new();
-    charges_init(charges);
+    charge_counters = node_index_new();
     arcs = pair_table_new();
     branches = pair_table_new();
     calltree_init();
@@ -881,7 +895,7 @@ void profile_restart(unsigned index, uint64_t not_begun)
     vcpu_state(index)->not_begun = config->counts_blocks ? not_begun : 0;
     pair_table_clear(histogram);
     pair_table_clear(charges);
-    charges_clear();
+    node_index_clear(charge_counters);
     pair_table_clear(arcs);
     pair_table_clear(branches);
     lazy_count_calls(blocks, arcs, true);
