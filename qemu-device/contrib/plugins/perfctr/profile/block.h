@@ -45,6 +45,13 @@ typedef struct Block {
     uint8_t *insn_len;
     struct qemu_plugin_scoreboard *counts;  /* exact mode: per insn */
     /*
+     * Or, when each block entry calls back (exact mode with call
+     * stacks): its runs whole, and the runs of part of it, by where
+     * they began (+1) and ended (-1)
+     */
+    uint64_t runs;
+    int64_t *began_from;
+    /*
      * Caches of the tables' entries this block used last: the nodes its
      * instructions were charged to, by the node's low bits (a recursive
      * function's blocks run at a node per depth)

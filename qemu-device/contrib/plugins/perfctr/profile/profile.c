@@ -5,7 +5,8 @@
  * inline in the translated code (as QEMU's icount does), and QEMU's
  * hook reports a block left before its end (a fault, an I/O access, a
  * target reached): the instructions that did not begin are taken back.
- * In exact mode each instruction also counts its own executions.  In
+ * In exact mode each instruction also counts its own executions, inline,
+ * or with call stacks in the callback each block entry makes.  In
  * sampling mode, a block whose entry takes the ticks to the next
  * sample (a conditional callback) takes the sample at the instruction
  * where they reach it, tentatively: if the block is left before that
@@ -81,7 +82,8 @@ typedef struct Tentative {
 
 typedef struct Vcpu {
     Block *block;           /* exact: the block entered last, or NULL */
-    uint64_t block_ticks;   /* ticks when it was entered */
+    uint64_t block_ticks;   /* ticks when it was last charged */
+    uint64_t block_began;   /* its instructions begun this time */
     CallStack *calls;       /* of the context that runs */
     uint64_t consumed;      /* instructions taken off the ticks */
     uint64_t start;         /* instructions before the profile started */
@@ -115,6 +117,12 @@ static PairTable *branches;
  * translation (before any block runs), for what every block entry reads
  */
 static bool calls_lazy, calls_flat;
+/*
+ * Exact mode with call stacks: every block entry calls back, and that
+ * callback counts the instructions of the block left that began (not
+ * an inline add per instruction)
+ */
+static bool counted_at_entry;
 
 static void enter(void)
 {
@@ -198,6 +206,44 @@ static void charge_block(Block *block, uint64_t node, uint64_t amount)
         block->charged_node[slot] = node;
     }
     *block->charged[slot] += amount;
+}
+
+/* Exact: block's instructions from up to (not with) to began once more */
+static void count_began(Block *block, uint64_t from, uint64_t to)
+{
+    to = MIN(to, block->n);
+    if (from >= to) {
+        return;
+    }
+    if (!from && to == block->n) {
+        block->runs++;
+        return;
+    }
+    if (!block->began_from) {
+        block->began_from = g_new0(int64_t, block->n + 1);
+    }
+    block->began_from[from]++;
+    block->began_from[to]--;
+}
+
+/*
+ * Exact: what the block entered last ran since it was last charged
+ * (at now), charged to the current node; how many instructions that is
+ */
+static uint64_t charge_running(Vcpu *v, uint64_t now)
+{
+    uint64_t executed = now - v->block_ticks;
+
+    if (v->block && executed) {
+        charge_block(v->block, v->calls->node, executed);
+        if (counted_at_entry) {
+            count_began(v->block, v->block_began,
+                        v->block_began + executed);
+        }
+        v->block_began += executed;
+    }
+    v->block_ticks = now;
+    return executed;
 }
 
 /* The frame of a call by block's last instruction (at site) */
@@ -387,7 +433,6 @@ static void settle_flat(Vcpu *v, unsigned index, uint64_t next)
 static Block *leaving(Vcpu *v, uint64_t *executed)
 {
     Block *last;
-    uint64_t now;
 
     if (config->period) {
         last = (Block *)(uintptr_t)v->inline_state->followed;
@@ -398,12 +443,7 @@ static Block *leaving(Vcpu *v, uint64_t *executed)
     }
     last = v->block;
     if (last) {
-        now = executed_total(v);
-        *executed = now - v->block_ticks;
-        if (*executed) {
-            charge_block(last, v->calls->node, *executed);
-        }
-        v->block_ticks = now;
+        *executed = charge_running(v, executed_total(v));
     }
     return last;
 }
@@ -462,6 +502,7 @@ static void block_entered(unsigned index, void *udata)
     leave_for(v, index, next->pc, NULL);
     v->block = next;
     v->block_ticks = executed_total(v);
+    v->block_began = 0;
     leave();
 }
 
@@ -646,8 +687,8 @@ void profile_switch(unsigned index, CallStack *to)
     } else if (calls_lazy) {
         settle(v, index, NOWHERE, false);       /* on the old stack */
     }
-    if (v->block && !config->period && now > v->block_ticks) {
-        charge_block(v->block, v->calls->node, now - v->block_ticks);
+    if (!config->period) {
+        charge_running(v, now);
     }
     v->block = NULL;
     v->block_ticks = now;
@@ -677,6 +718,8 @@ void profile_init(const PerfctrConfig *cfg)
 {
     config = cfg;
     sample_at = 2 * config->period;
+    counted_at_entry = config->stacks && !config->period &&
+                       config->counts_blocks;
     g_mutex_init(&lock);
     inline_board = qemu_plugin_scoreboard_new(sizeof(InlineState));
     ticks = qemu_plugin_scoreboard_u64_in_struct(inline_board, InlineState,
@@ -787,7 +830,7 @@ void profile_instrument(struct qemu_plugin_tb *tb)
     block->n = qemu_plugin_tb_n_insns(tb);
     block->insn_pc = g_new(uint64_t, block->n);
     block->insn_len = g_new(uint8_t, block->n);
-    if (!config->period) {
+    if (!config->period && !counted_at_entry) {
         block->counts = qemu_plugin_scoreboard_new(block->n *
                                                    sizeof(uint64_t));
     }
@@ -824,7 +867,7 @@ void profile_instrument(struct qemu_plugin_tb *tb)
             qemu_plugin_register_vcpu_insn_exec_cond_cb(
                 insn, sample, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
                 ticks, sample_at, (void *)(uintptr_t)pc);
-        } else if (!config->period) {
+        } else if (block->counts) {
             qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
 
             qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
@@ -906,6 +949,10 @@ void profile_restart(unsigned index, uint64_t not_begun)
         memset(block->charged, 0, sizeof(block->charged));
         block->calls = NULL;
         block->outcomes[0] = block->outcomes[1] = NULL;
+        block->runs = 0;
+        if (block->began_from) {
+            memset(block->began_from, 0, (block->n + 1) * sizeof(int64_t));
+        }
         for (i = 0; block->counts && i < block->n; i++) {
             qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
 
@@ -942,11 +989,18 @@ static void gather_exact_histogram(void)
     pair_table_clear(histogram);
     for (b = 0; b < blocks->len; b++) {
         Block *block = g_ptr_array_index(blocks, b);
+        int64_t partly = 0;         /* the runs of part of it, at i */
 
         for (i = 0; i < block->n; i++) {
             qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
-            uint64_t n = qemu_plugin_u64_sum(count);
+            uint64_t n;
 
+            if (block->counts) {
+                n = qemu_plugin_u64_sum(count);
+            } else {
+                partly += block->began_from ? block->began_from[i] : 0;
+                n = block->runs + partly;
+            }
             if (n) {
                 *pair_counter(histogram, block->insn_pc[i], 0) += n;
             }
@@ -965,9 +1019,8 @@ void profile_write(FILE *out)
         uint64_t now = executed_total(v);
 
         total += now - v->start;
-        if (v->block && !config->period && now > v->block_ticks) {
-            charge_block(v->block, v->calls->node, now - v->block_ticks);
-            v->block_ticks = now;
+        if (!config->period) {
+            charge_running(v, now);
         }
     }
     if (!config->period) {
