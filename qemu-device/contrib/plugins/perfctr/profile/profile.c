@@ -50,9 +50,9 @@
 
 #include "profile/block.h"
 #include "profile/calltree.h"
+#include "profile/charges.h"
 #include "profile/contexts.h"
 #include "profile/lazy.h"
-#include "profile/node_index.h"
 #include "profile/pairs.h"
 #include "profile/profile.h"
 #include "profile/unwind.h"
@@ -106,9 +106,6 @@ static GMutex lock;
 static GPtrArray *vcpus;
 static GPtrArray *blocks;
 static PairTable *histogram;    /* (pc, 0) -> samples; exact: written */
-static PairTable *charges;      /* (node, pc) -> instructions or samples */
-/* Exact: (node, block) -> its counter in charges (node_index.c) */
-static NodeIndex *charge_counters;
 static PairTable *arcs;         /* (call site, callee) -> calls */
 /* Exact: (conditional branch, 1 if taken) -> times (coverage's) */
 static PairTable *branches;
@@ -179,53 +176,6 @@ static void defer_sample(Vcpu *v, uint64_t gap)
     v->consumed += gap;
 }
 
-static void charge(uint64_t node, uint64_t pc, uint64_t amount)
-{
-    *pair_counter(charges, node, pc) += amount;
-}
-
-/* The counter of block's instructions run at node */
-static uint64_t *charge_counter(const Block *block, uint64_t node)
-{
-    uint64_t *counter = node_index_value(charge_counters, node,
-                                         (uintptr_t)block);
-
-    if (!*counter) {
-        *counter = (uintptr_t)pair_counter(charges, node, block->pc);
-    }
-    return (uint64_t *)(uintptr_t)*counter;
-}
-
-/* Charge a block's instructions to the current node, cached per block */
-static void charge_block(Block *block, uint64_t node, uint64_t amount)
-{
-    unsigned slot = node % CHARGE_CACHE;
-
-    if (!block->charged[slot] || block->charged_node[slot] != node) {
-        block->charged[slot] = charge_counter(block, node);
-        block->charged_node[slot] = node;
-    }
-    *block->charged[slot] += amount;
-}
-
-/* Exact: block's instructions from up to (not with) to began once more */
-static void count_began(Block *block, uint64_t from, uint64_t to)
-{
-    to = MIN(to, block->n);
-    if (from >= to) {
-        return;
-    }
-    if (!from && to == block->n) {
-        block->runs++;
-        return;
-    }
-    if (!block->began_from) {
-        block->began_from = g_new0(int64_t, block->n + 1);
-    }
-    block->began_from[from]++;
-    block->began_from[to]--;
-}
-
 /*
  * Exact: what the block entered last ran since it was last charged
  * (at now), charged to the current node; how many instructions that is
@@ -235,10 +185,10 @@ static uint64_t charge_running(Vcpu *v, uint64_t now)
     uint64_t executed = now - v->block_ticks;
 
     if (v->block && executed) {
-        charge_block(v->block, v->calls->node, executed);
+        charges_block(v->block, v->calls->node, executed);
         if (counted_at_entry) {
-            count_began(v->block, v->block_began,
-                        v->block_began + executed);
+            charges_began(v->block, v->block_began,
+                          v->block_began + executed);
         }
         v->block_began += executed;
     }
@@ -551,7 +501,7 @@ static uint64_t take_sample(Vcpu *v, uint64_t pc)
     v->offset = offset;
     (*pair_counter(histogram, pc, 0))++;
     if (config->stacks) {
-        charge(v->calls->node, pc, 1);
+        charges_add(v->calls->node, pc, 1);
     }
     return gap;
 }
@@ -608,7 +558,7 @@ static void undo_sample(Vcpu *v, Block *block, const Tentative *t)
 
     (*pair_counter(histogram, pc, 0))--;
     if (config->stacks) {
-        (*pair_counter(charges, v->calls->node, pc))--;
+        charges_add(v->calls->node, pc, -1);
     }
     v->inline_state->ticks += t->gap;
     v->consumed -= t->gap;
@@ -735,8 +685,7 @@ void profile_init(const PerfctrConfig *cfg)
     vcpus = g_ptr_array_new();
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
-    charges = pair_table_new();
-    charge_counters = node_index_new();
+    charges_init();
     arcs = pair_table_new();
     branches = pair_table_new();
     calltree_init();
@@ -931,14 +880,12 @@ void profile_vcpu_init(unsigned index)
 void profile_restart(unsigned index, uint64_t not_begun)
 {
     guint b;
-    size_t i;
     int vcpu;
 
     enter();
     vcpu_state(index)->not_begun = config->counts_blocks ? not_begun : 0;
     pair_table_clear(histogram);
-    pair_table_clear(charges);
-    node_index_clear(charge_counters);
+    charges_restart(blocks);
     pair_table_clear(arcs);
     pair_table_clear(branches);
     lazy_count_calls(blocks, arcs, true);
@@ -946,20 +893,8 @@ void profile_restart(unsigned index, uint64_t not_begun)
         Block *block = g_ptr_array_index(blocks, b);
 
         /* Their cached entries went with the tables */
-        memset(block->charged, 0, sizeof(block->charged));
         block->calls = NULL;
         block->outcomes[0] = block->outcomes[1] = NULL;
-        block->runs = 0;
-        if (block->began_from) {
-            memset(block->began_from, 0, (block->n + 1) * sizeof(int64_t));
-        }
-        for (i = 0; block->counts && i < block->n; i++) {
-            qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
-
-            for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
-                qemu_plugin_u64_set(count, vcpu, 0);
-            }
-        }
     }
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
         Vcpu *v = vcpu_state(vcpu);
@@ -983,29 +918,8 @@ void profile_restart(unsigned index, uint64_t not_begun)
  */
 static void gather_exact_histogram(void)
 {
-    guint b;
-    size_t i;
-
     pair_table_clear(histogram);
-    for (b = 0; b < blocks->len; b++) {
-        Block *block = g_ptr_array_index(blocks, b);
-        int64_t partly = 0;         /* the runs of part of it, at i */
-
-        for (i = 0; i < block->n; i++) {
-            qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
-            uint64_t n;
-
-            if (block->counts) {
-                n = qemu_plugin_u64_sum(count);
-            } else {
-                partly += block->began_from ? block->began_from[i] : 0;
-                n = block->runs + partly;
-            }
-            if (n) {
-                *pair_counter(histogram, block->insn_pc[i], 0) += n;
-            }
-        }
-    }
+    charges_gather(blocks, histogram);
 }
 
 void profile_write(FILE *out)
@@ -1041,6 +955,6 @@ void profile_write(FILE *out)
     pair_table_write(arcs, out, "arc", true);
     pair_table_write(branches, out, "branch", true);
     calltree_write(out);
-    pair_table_write(charges, out, "stack", true);
+    charges_write(out);
     leave();
 }
