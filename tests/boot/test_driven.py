@@ -199,7 +199,9 @@ def test_qemu_speaks_to_the_stream_of_the_moment(ctx, board):
     finally:
         sys.stderr = saved
     assert ": terminating on signal 15 " in now.getvalue()
-    assert result.cores
+    # (once in CI, 2026-11-28, no readout: how QEMU ended says why)
+    assert result.cores, (result.qemu_killed, result.ended, result.signal,
+                          now.getvalue()[-2000:])
 
 
 def test_qemu_killed_under_a_session_is_said_so(ctx, board):
