@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import tty
+from contextlib import nullcontext
 from dataclasses import astuple
 from pathlib import Path
 
@@ -98,6 +99,42 @@ def test_each_step_has_its_own_profile_and_counts(ctx, board):
         names = {f.name for f in functions}
         assert "board_uart_getc" in names, names
     assert sum(s.instructions for s in steps) < result.outcome.instructions
+
+
+def _profile_waiting(ctx, board, profile, steps):
+    """The whole run's profile (with call stacks) of the shell waiting
+    at 20 virtual deadlines, then running a command; with steps, a
+    step's snapshot at each deadline."""
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board),
+                       profile=profile)
+    with Session(config, ctx.qemu) as dut:
+        dut.expect("> ")
+        for i in range(20):
+            with dut.step(f"wait {i}") if steps else nullcontext():
+                dut.run_for(0.0001 * (i + 1))
+        dut.send_line("fib 20", "\r")
+        dut.expect_exact("fib(20) = 6765\r\n")
+        dut.send_line("exit 9")
+        result = dut.wait()
+    assert result.exit_code == 9, result
+    found = result.plugin
+    return {"instructions": found.instructions, "pcs": found.histogram,
+            "arcs": found.arcs, "call tree": found.nodes,
+            "stacks": found.stacks, "depth lost": found.depth_lost}
+
+
+def test_snapshots_leave_the_profile_as_it_is(ctx, board):
+    """A step's snapshots (the plugin's results so far, written where
+    the guest waits) change nothing the profile follows: the whole run's
+    call tree, calls and counts are those of the same run without them.
+    (After a snapshot at a deadline, the end of the block before it was
+    not followed: its call or return was lost.)"""
+    for profile in (EXACT, 997):
+        snapshots = _profile_waiting(ctx, board, profile, True)
+        alone = _profile_waiting(ctx, board, profile, False)
+        differ = [part for part in alone if snapshots[part] != alone[part]]
+        assert not differ, \
+            f"{profile}: with snapshots, other {', '.join(differ)}"
 
 
 def test_a_session_ended_where_the_guest_waits_at_a_deadline(ctx, board):

@@ -178,9 +178,9 @@ static void defer_sample(Vcpu *v, uint64_t gap)
 
 /*
  * Exact: what the block entered last ran since it was last charged
- * (at now), charged to the current node; how many instructions that is
+ * (at now), charged to the current node
  */
-static uint64_t charge_running(Vcpu *v, uint64_t now)
+static void charge_running(Vcpu *v, uint64_t now)
 {
     uint64_t executed = now - v->block_ticks;
 
@@ -193,7 +193,6 @@ static uint64_t charge_running(Vcpu *v, uint64_t now)
         v->block_began += executed;
     }
     v->block_ticks = now;
-    return executed;
 }
 
 /* The frame of a call by block's last instruction (at site) */
@@ -377,8 +376,9 @@ static void settle_flat(Vcpu *v, unsigned index, uint64_t next)
 
 /*
  * The block the vCPU leaves, with how many of its instructions ran (in
- * exact mode charged to the current node): the block entered last in
- * exact mode, in sampling mode the one just ended if it is followed.
+ * exact mode, the rest charged to the current node): the block entered
+ * last in exact mode, in sampling mode the one just ended if it is
+ * followed.
  */
 static Block *leaving(Vcpu *v, uint64_t *executed)
 {
@@ -393,7 +393,9 @@ static Block *leaving(Vcpu *v, uint64_t *executed)
     }
     last = v->block;
     if (last) {
-        *executed = charge_running(v, executed_total(v));
+        /* (all of them: a snapshot may have charged some already) */
+        charge_running(v, executed_total(v));
+        *executed = v->block_began;
     }
     return last;
 }
@@ -922,19 +924,46 @@ static void gather_exact_histogram(void)
     charges_gather(blocks, histogram);
 }
 
+/*
+ * The arc of a direct call that the block the vCPU ran last ended in,
+ * which the next block's entry follows (NULL if there is none): written
+ * now, the call has happened (as the CPU's events count it) when a
+ * snapshot comes between the two, at a controller's deadline say
+ */
+static uint64_t *call_not_followed(Vcpu *v)
+{
+    Block *block = config->period ?
+        (Block *)(uintptr_t)v->inline_state->followed : v->block;
+
+    if (!block || block->last.kind != INSN_CALL || !block->last.direct ||
+        block->last.conditional || block->last.target == block->last_fall ||
+        (!config->period && v->block_began < block->n)) {
+        return NULL;
+    }
+    return pair_counter(arcs, block->last_pc, block->last.target);
+}
+
 void profile_write(FILE *out)
 {
+    g_autoptr(GPtrArray) pending = g_ptr_array_new();
     uint64_t total = 0;
+    guint i;
     int vcpu;
 
     enter();
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
         Vcpu *v = vcpu_state(vcpu);
         uint64_t now = executed_total(v);
+        uint64_t *call;
 
         total += now - v->start;
         if (!config->period) {
             charge_running(v, now);
+        }
+        call = call_not_followed(v);
+        if (call) {
+            (*call)++;
+            g_ptr_array_add(pending, call);
         }
     }
     if (!config->period) {
@@ -956,5 +985,8 @@ void profile_write(FILE *out)
     pair_table_write(branches, out, "branch", true);
     calltree_write(out);
     charges_write(out);
+    for (i = 0; i < pending->len; i++) {
+        (*(uint64_t *)g_ptr_array_index(pending, i))--;  /* followed later */
+    }
     leave();
 }
