@@ -24,16 +24,17 @@
  *
  * Call stacks follow the flow of control between blocks: at the entry
  * of a block, the last instruction executed before it (a call, a
- * return, a branch) says what happened.  In sampling mode only a block
- * that ends in such an instruction is followed: its last instruction
- * stores the block inline, and the next block's entry calls back when
- * one is stored.  In exact mode every block entry calls back, to
- * charge the block that ran.  The stack is a tree of call
- * sites (calltree.c); the instructions run since the previous block entry are
- * charged to the node that was current, and each call adds to the arc
- * (call site, callee).  Each execution context (a task, an exception
- * handler: contexts.c) has a call stack of its own, rooted at a node
- * of its own; exceptions and their returns switch between them.
+ * return, a branch) says what happened (follow.c).  In sampling mode
+ * only a block that ends in such an instruction is followed: its last
+ * instruction stores the block inline, and the next block's entry
+ * calls back when one is stored.  In exact mode every block entry
+ * calls back, to charge the block that ran.  The stack is a tree of
+ * call sites (calltree.c); the instructions run since the previous
+ * block entry are charged to the node that was current, and each call
+ * adds to the arc (call site, callee).  Each execution context (a
+ * task, an exception handler: contexts.c) has a call stack of its own,
+ * rooted at a node of its own; exceptions and their returns switch
+ * between them.
  *
  * In sampling mode on a Cortex-M or RISC-V most calls are followed
  * lazily (lazy.c): noted inline, and made frames here only once
@@ -52,6 +53,7 @@
 #include "profile/calltree.h"
 #include "profile/charges.h"
 #include "profile/contexts.h"
+#include "profile/follow.h"
 #include "profile/lazy.h"
 #include "profile/pairs.h"
 #include "profile/profile.h"
@@ -106,9 +108,6 @@ static GMutex lock;
 static GPtrArray *vcpus;
 static GPtrArray *blocks;
 static PairTable *histogram;    /* (pc, 0) -> samples; exact: written */
-static PairTable *arcs;         /* (call site, callee) -> calls */
-/* Exact: (conditional branch, 1 if taken) -> times (coverage's) */
-static PairTable *branches;
 /*
  * lazy_on() and lazy_flat(), as lazy.c decides them at the first
  * translation (before any block runs), for what every block entry reads
@@ -195,126 +194,6 @@ static void charge_running(Vcpu *v, uint64_t now)
     v->block_ticks = now;
 }
 
-/* The frame of a call by block's last instruction (at site) */
-static void push_frame(Vcpu *v, Block *block, uint64_t site, uint64_t ret,
-                       uint64_t sp)
-{
-    uint64_t node = v->calls->node;
-    unsigned slot = node % CALLEE_CACHE;
-
-    if (!block->callee_node[slot] || block->caller_node[slot] != node) {
-        block->callee_node[slot] = calltree_child(node, site);
-        block->caller_node[slot] = node;
-    }
-    calltree_push(v->calls, block->callee_node[slot], ret, sp);
-}
-
-/* A call by the last instruction of block, to callee */
-static void call(Vcpu *v, unsigned index, Block *block, uint64_t site,
-                 uint64_t ret, uint64_t callee)
-{
-    if (!block->calls || block->callee != callee) {
-        block->calls = pair_counter(arcs, site, callee);
-        block->callee = callee;
-    }
-    (*block->calls)++;
-    if (!calls_flat) {
-        push_frame(v, block, site, ret, contexts_stack_pointer(index));
-    }
-}
-
-/* A longjmp's landing at next: unwound to its frame, if it is one */
-static bool longjmp_landed(Vcpu *v, unsigned index, uint64_t next)
-{
-    int frame = unwind_longjmp_frame(v->calls, next,
-                                     contexts_stack_pointer(index));
-
-    if (frame < 0) {
-        return false;
-    }
-    calltree_pop_frame(v->calls, frame);
-    return true;
-}
-
-/*
- * What happened between the last instruction the vCPU executed in
- * block (executed instructions of it) and the entry of the block at next.
- */
-static void follow(Vcpu *v, unsigned index, Block *block, uint64_t executed,
-                   uint64_t next)
-{
-    InsnClass last = { .kind = INSN_OTHER };
-    uint64_t site = block->pc, fall = block->pc;
-
-    if (executed >= block->n) {
-        site = block->last_pc;
-        fall = block->last_fall;
-        last = block->last;
-    } else if (executed) {
-        site = block->insn_pc[executed - 1];
-        fall = site + block->insn_len[executed - 1];
-    }
-    if (last.kind == INSN_BRANCH && last.conditional && last.direct &&
-        !config->period) {
-        /* Which way it went, for coverage */
-        bool taken = next != fall;
-
-        if (!block->outcomes[taken]) {
-            block->outcomes[taken] = pair_counter(branches, site, taken);
-        }
-        (*block->outcomes[taken])++;
-    }
-    if (calls_flat && last.kind != INSN_CALL &&
-        last.kind != INSN_EXCEPTION_RETURN) {
-        return;                         /* no frames to follow */
-    }
-    switch (last.kind) {
-    case INSN_CALL:
-        if (next == fall) {
-            return;                     /* a conditional call not taken */
-        }
-        if (!last.direct || next == last.target) {
-            call(v, index, block, site, fall, next);
-            return;
-        }
-        break;
-    case INSN_RETURN:
-        if (calltree_pop_to(v->calls, next)) {
-            return;
-        }
-        if (unwind_returns_into_caller(v->calls, next)) {
-            /* Past its return address: Thumb-1's switch helpers */
-            calltree_pop_to(v->calls,
-                            v->calls->stack[v->calls->depth - 1].ret);
-            return;
-        }
-        if (next != fall && !longjmp_landed(v, index, next)) {
-            /* To a caller we did not see: maybe another task's */
-            contexts_unmatched_return(index, next);
-        }
-        return;
-    case INSN_EXCEPTION_RETURN:
-        /* Even to the next instruction: it follows the handler's code */
-        contexts_returned(index, next);
-        return;
-    case INSN_BRANCH:
-        if (!last.direct && v->calls->depth &&
-            v->calls->stack[v->calls->depth - 1].ret == next) {
-            /* A return through another register: bx ip in mcount */
-            calltree_pop_to(v->calls, next);
-            return;
-        }
-        if (!last.direct && unwind_leaves_function(site, next)) {
-            /* Thumb-1's longjmp returns with bx r3 */
-            longjmp_landed(v, index, next);
-        }
-        return;
-    case INSN_OTHER:
-    case INSN_TRAP:
-        return;
-    }
-}
-
 /*
  * Make real what the lazy slot notes, before anything reads the stack
  * or the vCPU goes on at next (a block's entry, where an exception
@@ -345,13 +224,13 @@ static void settle(Vcpu *v, unsigned index, uint64_t next, bool follow_return)
                                 index, -1);
             return;
         }
-        push_frame(v, caller, caller->last_pc, ret,
-                   lazy_call_stack_pointer(index));
+        follow_push_frame(v->calls, caller, caller->last_pc, ret,
+                          lazy_call_stack_pointer(index));
     }
     if ((slot & LAZY_RETURNED) && follow_return) {
         Block *from = (Block *)(uintptr_t)v->inline_state->returned;
 
-        follow(v, index, from, from->n, next);
+        follow(v->calls, index, from, from->n, next);
     }
 }
 
@@ -418,7 +297,7 @@ static void leave_block(Vcpu *v, unsigned index, Block *last,
         /* Interrupted as it returned: the sp is the one it left */
         contexts_returned_to(index, next, *sp);
     } else {
-        follow(v, index, last, executed, next);
+        follow(v->calls, index, last, executed, next);
     }
 }
 
@@ -688,8 +567,7 @@ void profile_init(const PerfctrConfig *cfg)
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
     charges_init();
-    arcs = pair_table_new();
-    branches = pair_table_new();
+    follow_init(cfg);
     calltree_init();
     unwind_init(cfg);
 }
@@ -777,6 +655,7 @@ void profile_instrument(struct qemu_plugin_tb *tb)
 
     calls_lazy = lazy_on();
     calls_flat = lazy_flat();
+    follow_flat(calls_flat);
     block->pc = qemu_plugin_tb_vaddr(tb);
     block->n = qemu_plugin_tb_n_insns(tb);
     block->insn_pc = g_new(uint64_t, block->n);
@@ -881,23 +760,13 @@ void profile_vcpu_init(unsigned index)
 
 void profile_restart(unsigned index, uint64_t not_begun)
 {
-    guint b;
     int vcpu;
 
     enter();
     vcpu_state(index)->not_begun = config->counts_blocks ? not_begun : 0;
     pair_table_clear(histogram);
     charges_restart(blocks);
-    pair_table_clear(arcs);
-    pair_table_clear(branches);
-    lazy_count_calls(blocks, arcs, true);
-    for (b = 0; b < blocks->len; b++) {
-        Block *block = g_ptr_array_index(blocks, b);
-
-        /* Their cached entries went with the tables */
-        block->calls = NULL;
-        block->outcomes[0] = block->outcomes[1] = NULL;
-    }
+    follow_restart(blocks);
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
         Vcpu *v = vcpu_state(vcpu);
 
@@ -925,36 +794,34 @@ static void gather_exact_histogram(void)
 }
 
 /*
- * The arc of a direct call that the block the vCPU ran last ended in,
- * which the next block's entry follows (NULL if there is none): written
- * now, the call has happened (as the CPU's events count it) when a
- * snapshot comes between the two, at a controller's deadline say
+ * The block the vCPU ran last if it ended in a direct call, which the
+ * next block's entry follows (NULL if not): the call has happened (the
+ * CPU's events count it) when a snapshot comes between the two, at a
+ * controller's deadline say
  */
-static uint64_t *call_not_followed(Vcpu *v)
+static Block *call_not_followed(Vcpu *v)
 {
     Block *block = config->period ?
         (Block *)(uintptr_t)v->inline_state->followed : v->block;
 
-    if (!block || block->last.kind != INSN_CALL || !block->last.direct ||
-        block->last.conditional || block->last.target == block->last_fall ||
+    if (!block || !follow_calls_surely(block) ||
         (!config->period && v->block_began < block->n)) {
         return NULL;
     }
-    return pair_counter(arcs, block->last_pc, block->last.target);
+    return block;
 }
 
 void profile_write(FILE *out)
 {
-    g_autoptr(GPtrArray) pending = g_ptr_array_new();
+    g_autoptr(GPtrArray) made = g_ptr_array_new();
     uint64_t total = 0;
-    guint i;
     int vcpu;
 
     enter();
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
         Vcpu *v = vcpu_state(vcpu);
         uint64_t now = executed_total(v);
-        uint64_t *call;
+        Block *call;
 
         total += now - v->start;
         if (!config->period) {
@@ -962,14 +829,12 @@ void profile_write(FILE *out)
         }
         call = call_not_followed(v);
         if (call) {
-            (*call)++;
-            g_ptr_array_add(pending, call);
+            g_ptr_array_add(made, call);
         }
     }
     if (!config->period) {
         gather_exact_histogram();
     }
-    lazy_count_calls(blocks, arcs, false);
     fprintf(out, "perfctr-profile 2\n");
     fprintf(out, "mode %s\n", config->period ? "sample" : "exact");
     fprintf(out, "period %" PRIu64 "\n", config->period ? config->period : 1);
@@ -981,12 +846,8 @@ void profile_write(FILE *out)
         contexts_write(out);
     }
     pair_table_write(histogram, out, "pc", false);
-    pair_table_write(arcs, out, "arc", true);
-    pair_table_write(branches, out, "branch", true);
+    follow_write(out, blocks, made);
     calltree_write(out);
     charges_write(out);
-    for (i = 0; i < pending->len; i++) {
-        (*(uint64_t *)g_ptr_array_index(pending, i))--;  /* followed later */
-    }
     leave();
 }
