@@ -174,21 +174,23 @@ void follow_restart(GPtrArray *blocks)
     }
 }
 
-void follow_write(FILE *out, GPtrArray *blocks, GPtrArray *made)
+/* Add amount to the arc of each block in made (ending in a call) */
+static void count_made(GPtrArray *made, int64_t amount)
 {
     guint i;
 
+    for (i = 0; i < made->len; i++) {
+        const Block *block = g_ptr_array_index(made, i);
+
+        *pair_counter(arcs, block->last_pc, block->last.target) += amount;
+    }
+}
+
+void follow_write(FILE *out, GPtrArray *blocks, GPtrArray *made)
+{
     lazy_count_calls(blocks, arcs, false);
-    for (i = 0; i < made->len; i++) {
-        const Block *block = g_ptr_array_index(made, i);
-
-        (*pair_counter(arcs, block->last_pc, block->last.target))++;
-    }
+    count_made(made, 1);
     pair_table_write(arcs, out, "arc", true);
-    for (i = 0; i < made->len; i++) {
-        const Block *block = g_ptr_array_index(made, i);
-
-        (*pair_counter(arcs, block->last_pc, block->last.target))--;
-    }
+    count_made(made, -1);                       /* followed later */
     pair_table_write(branches, out, "branch", true);
 }
