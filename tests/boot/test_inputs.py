@@ -85,23 +85,28 @@ def test_an_elf_without_semihosting_boots_and_a_stop_ends_it(ctx, board):
     assert "cannot exit by itself" not in stopped.stderr, stopped.stderr
 
 
-def test_a_lockup_gives_its_reason_before_qemus_dump(ctx, board):
+@pytest.mark.parametrize("text", ["0x0", "0x10000000"])
+def test_a_lockup_gives_its_reason_before_qemus_dump(ctx, board, text):
     """A Cortex-M fault that cannot be taken (no handler): QEMU aborts
-    with its own register dump."""
+    with its own register dump, profiled or not (sampling once died of
+    SIGSEGV where the reset left the pc at 0)."""
     with tempfile.TemporaryDirectory() as tmp:
-        # Code where the vector table should be: the core locks up
+        # Code where the vector table should be, or nothing: the core
+        # locks up
         src, elf = Path(tmp) / "lockup.c", Path(tmp) / "lockup.elf"
         src.write_text("void spin(void) { for (;;) ; }\n")
         subprocess.run(["arm-none-eabi-gcc", "-mcpu=cortex-m3", "-mthumb",
-                        "-nostdlib", "-Wl,-Ttext=0x0", "-Wl,-e,spin",
+                        "-nostdlib", f"-Wl,-Ttext={text}", "-Wl,-e,spin",
                         str(src), "-o", str(elf)], check=True)
-        proc = profile("--no-image-check", elf)
-    assert proc.returncode not in (0, 124), proc.stderr
-    lines = proc.stderr.splitlines()
-    reason = [i for i, line in enumerate(lines)
-              if line.startswith("[perf-counter] guest fault: Lockup")]
-    dump = [i for i, line in enumerate(lines) if "qemu: fatal:" in line]
-    assert reason and dump and reason[0] < dump[0], proc.stderr
+        for mode in ([], ["--sample"]):
+            proc = profile("--no-image-check", *mode, elf)
+            assert proc.returncode not in (0, 124), proc.stderr
+            lines = proc.stderr.splitlines()
+            reason = [i for i, line in enumerate(lines) if line.startswith(
+                "[perf-counter] guest fault: Lockup")]
+            dump = [i for i, line in enumerate(lines)
+                    if "qemu: fatal:" in line]
+            assert reason and dump and reason[0] < dump[0], proc.stderr
 
 
 def test_sources_in_a_directory_with_spaces_commas_and_quotes(ctx, board):

@@ -245,7 +245,7 @@ static void settle_flat(Vcpu *v, unsigned index, uint64_t next)
     uint64_t slot = v->inline_state->lazy;
 
     v->inline_state->lazy = 0;
-    if (slot == next) {
+    if (slot && slot == next) {     /* (0: none noted; next 0 at reset) */
         Block *caller = lazy_call_returning_to(slot);
 
         qemu_plugin_u64_add((qemu_plugin_u64) { caller->lazy_calls, 0 },
