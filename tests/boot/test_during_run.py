@@ -2,8 +2,9 @@
 """The task analyses made as the run goes (results/during_run.py), on
 every board: the plugin streams its switches, probes' and stores'
 records to a file as it makes them (stream=, records/stream.h), and a
-thread walks them while QEMU runs. The stream holds the results file's
-records, in order, with its "through" points kept; the instances, the
+thread walks them while QEMU runs. The stream holds the records the
+results file holds without it, in order, with its "through" points
+kept, and the results file written at exit leaves them to it; the instances, the
 kernel objects, the heap, the timeline's context slices and the CPU
 load made from it are those made from the results file after the run,
 whatever the flushes; a stream cut short or restarted leaves them to
@@ -16,8 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
+
 from perfcounter import EXACT, RunConfig, Target, boot
 from perfcounter.boot.config import headless
+from perfcounter.errors import Failure
 from perfcounter.results import contexts, cpu_load, heap, instances, \
     kernel_objects, plugin_results, plugin_stream
 from perfcounter.results.during_run import DuringRun
@@ -86,6 +90,47 @@ def test_the_stream_holds_the_results_records_in_order(ctx, board):
     contexts = [data for kind, data in stream if kind == "context"]
     assert contexts == [(c.id, c.kind, c.key)
                         for c in again.contexts.values()]
+
+
+def test_the_results_file_leaves_the_records_to_the_stream(ctx, board):
+    target = Target(ctx.firmware(board, TASKS), board)
+    config = RunConfig(target, profile=EXACT)
+    with tempfile.TemporaryDirectory() as tmp:
+        # the same run without a stream: its records in the results file
+        exited = boot.launch(config, ctx.qemu, tmp)
+        alone = boot.collect(config, exited, ctx.qemu, tmp, 0).plugin
+        data = config.plugin_results(tmp).read_bytes()
+        assert b"\nrecords switch " in data and alone.stream is None
+        during = DuringRun(target, Path(tmp)).start()
+        try:
+            exited = boot.launch(config, ctx.qemu, tmp, during=during)
+        finally:
+            during.exited.set()
+        result = boot.collect(config, exited, ctx.qemu, tmp, 0, during)
+        assert result.analysed_during_run, result.during_run_failure
+        data = config.plugin_results(tmp).read_bytes()
+        assert b"\nrecords " not in data
+        for tag, got in (("switch", alone.switches),
+                         ("probe", alone.probes), ("store", alone.stores)):
+            assert f"\nrecords-in-stream {tag} {len(got)}\n".encode() \
+                in data
+        assert result.plugin.stream == str(during.path)
+        # read again without them: from the stream file it names
+        again = plugin_results.read(config.plugin_results(tmp))
+        for profile in (result.plugin, again):
+            assert (profile.switches, profile.probes, profile.stores,
+                    profile.switch_cycles, profile.store_cycles) == \
+                (alone.switches, alone.probes, alone.stores, [], [])
+        # a stream cut short, or gone, is named
+        whole = during.path.read_bytes()
+        during.path.write_bytes(whole[:-20])
+        with pytest.raises(Failure, match=f"has its records in "
+                           f"{during.path}: .* ends before its end line"):
+            plugin_results.read(config.plugin_results(tmp))
+        during.path.unlink()
+        with pytest.raises(Failure, match=f"the plugin made no "
+                           f"{during.path}$"):
+            plugin_results.read(config.plugin_results(tmp))
 
 
 def analyses(profile, target):

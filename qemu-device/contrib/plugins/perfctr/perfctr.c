@@ -193,6 +193,9 @@ static bool write_results(const char *path)
     if (following_contexts) {
         mask_write(out);
     }
+    if (stream_holding_all()) {
+        fprintf(out, "stream %s\n", stream_holding_all());
+    }
     stop_write(out);
     return fclose(out) == 0;
 }

@@ -92,6 +92,9 @@ class PluginResults:
     # stretches with interrupts masked (mask.c): (times, instructions in
     # all, the longest's instructions, its ns, where it began)
     masked: tuple = None
+    # the plugin's stream= file, if the switches, probes' and stores'
+    # records are there (complete), not repeated in the results file
+    stream: str = None
     end_ns: int = None              # virtual time when the profile ended
     end_instructions: int = None
     outcome: Outcome = field(default_factory=Outcome)
@@ -123,7 +126,8 @@ def read(path, streamed=None):
     none (QEMU failed to start, or was killed before it could write).
     streamed: {tag: [records]} already read from its stream=
     (during_run.py), used for a block of as many records, the same
-    last."""
+    last, and for those the file says are in the stream, if as many;
+    else they are read from the stream file."""
     try:
         data = open(path, "rb").read()
     except FileNotFoundError:
@@ -140,16 +144,60 @@ def read(path, streamed=None):
 
 def _read(data, path, streamed):
     p = PluginResults()
+    in_stream = {}      # tag: the count of its records in p.stream
     for tag, found in _sections(data, path, streamed):
         if tag is None:
-            _read_lines(p, found)
-        elif tag == "switch":
-            p.switches, p.switch_cycles = _cycles_apart(found, 4)
-        elif tag == "store":
-            p.stores, p.store_cycles = _cycles_apart(found, 5)
-        elif tag == "probe":
-            p.probes = found
+            _read_lines(p, found, in_stream)
+        else:
+            _records(p, tag, found)
+    if in_stream:
+        for tag, found in _streamed(path, p.stream, in_stream,
+                                    streamed).items():
+            _records(p, tag, found)
     return p
+
+
+def _records(p, tag, found):
+    """A kind's records into p"""
+    if tag == "switch":
+        p.switches, p.switch_cycles = _cycles_apart(found, 4)
+    elif tag == "store":
+        p.stores, p.store_cycles = _cycles_apart(found, 5)
+    elif tag == "probe":
+        p.probes = found
+
+
+def _streamed(path, stream, counts, streamed):
+    """{tag: its records} for each tag of counts ({tag: how many}) that
+    the results file at path says are in the stream file stream: those
+    of streamed if as many, else read from the file."""
+    got = {tag: streamed[tag] for tag, count in counts.items()
+           if tag in streamed and len(streamed[tag]) == count}
+    if len(got) == len(counts):
+        return got
+    from perfcounter.results import plugin_stream
+    if stream is None:
+        raise Failure(f"{path} has records in a stream it does not name")
+    read = {tag: [] for tag in counts}
+    exited = threading.Event()
+    exited.set()
+    try:
+        for kind, records in plugin_stream.sections(stream, exited):
+            if kind in read:
+                read[kind] += records
+    except plugin_stream.CutShort as err:
+        raise Failure(f"{path} has its records in {stream}: {err}") \
+            from None
+    except OSError as err:
+        raise Failure(f"cannot read the profiler's records {stream}: "
+                      f"{err.strerror}") from None
+    for tag, count in counts.items():
+        if tag not in got:
+            if len(read[tag]) != count:
+                raise Failure(f"{stream} holds {len(read[tag])} {tag} "
+                              f"records, not the {count} {path} says")
+            got[tag] = read[tag]
+    return got
 
 
 def _cycles_apart(records, fields):
@@ -199,8 +247,9 @@ def _sections(data, path, streamed):
         pos += 1
 
 
-def _read_lines(p, lines):
-    """The text records of lines into p"""
+def _read_lines(p, lines, in_stream):
+    """The text records of lines into p (in_stream: {tag: count} of the
+    records-in-stream lines)"""
     # The profile's tables first: an exact run of FreeRTOS's full demo
     # writes 240,000 of their lines (a call stack's pc, a node, a pc)
     stacks, nodes, histogram = p.stacks, p.nodes, p.histogram
@@ -236,6 +285,12 @@ def _read_lines(p, lines):
             continue
         if tag == "start":
             p.outcome.start = fields[-1]
+            continue
+        if tag == "stream":
+            p.stream = line.partition(" ")[2]
+            continue
+        if tag == "records-in-stream":
+            in_stream[fields[0]] = int(fields[1])
             continue
         if tag in ("mode", "stacks", "cycles-model", "cycles-memory"):
             values = fields

@@ -296,7 +296,7 @@ static void write_records(FILE *out, guint from)
 void probe_write(FILE *out)
 {
     g_mutex_lock(&lock);
-    write_records(out, 0);
+    records_write(out, "probe", records->len, write_records);
     fprintf(out, "probes-dropped %" PRIu64 "\n", dropped);
     g_mutex_unlock(&lock);
 }

@@ -699,7 +699,7 @@ void contexts_write(FILE *out)
                 c->sp_low == UINT64_MAX ? 0 : c->sp_high - c->sp_low,
                 c->name);
     }
-    write_switches(out, 0);
+    records_write(out, "switch", switches->len, write_switches);
     for (i = 0; i < contexts->len; i++) {
         Context *c = g_ptr_array_index(contexts, i);
 

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "records/stream.h"
+
 static inline void records_begin(FILE *out, const char *tag, guint count,
                                  const char *fields)
 {
@@ -37,6 +39,21 @@ static inline void records_put(FILE *out, uint64_t *fields, unsigned n)
 static inline void records_end(FILE *out)
 {
     fputc('\n', out);
+}
+
+/*
+ * A module's records in the results file: write(out, 0) writes them all
+ * as a block, unless the stream holds them all (at exit, after
+ * stream_end()): then the line that says how many it has
+ */
+static inline void records_write(FILE *out, const char *tag, guint count,
+                                 void (*write)(FILE *out, guint from))
+{
+    if (stream_holding_all()) {
+        fprintf(out, "records-in-stream %s %u\n", tag, count);
+    } else {
+        write(out, 0);
+    }
 }
 
 /*

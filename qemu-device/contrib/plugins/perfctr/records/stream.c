@@ -12,6 +12,8 @@
 #define MAX_WRITERS 4
 
 static FILE *out;
+static char *path_given;        /* absolute */
+static bool holds_all;          /* ended with "end", every write done */
 static StreamWrite writers[MAX_WRITERS];
 static guint written[MAX_WRITERS];
 static unsigned n_writers;
@@ -20,6 +22,7 @@ static unsigned unflushed, chunk_records;
 bool stream_init(const char *path, unsigned chunk)
 {
     chunk_records = chunk ? chunk : STREAM_CHUNK;
+    path_given = g_canonicalize_filename(path, NULL);
     out = fopen(path, "w");
     if (!out) {
         g_autofree char *msg = g_strdup_printf(
@@ -56,13 +59,18 @@ void stream_recorded(uint64_t instructions)
     }
 }
 
-static void close_with(const char *last)
+/* Whether every write to the stream succeeded */
+static bool close_with(const char *last)
 {
+    bool written = false;
+
     if (out) {
         fprintf(out, "%s\n", last);
-        fclose(out);
+        written = !ferror(out);
+        written = fclose(out) == 0 && written;
         out = NULL;
     }
+    return written;
 }
 
 void stream_restart(void)
@@ -75,5 +83,11 @@ void stream_end(void)
     if (out) {
         flush();
     }
-    close_with("end");
+    holds_all = close_with("end");
+}
+
+/* After stream_end(): the stream's path if it holds every record kept */
+const char *stream_holding_all(void)
+{
+    return holds_all ? path_given : NULL;
 }

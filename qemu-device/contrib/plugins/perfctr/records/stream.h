@@ -4,16 +4,17 @@
  * The host's task analyses walk the switches, the stores and the probes'
  * records in order; a long run makes millions, and walking them once
  * QEMU had exited made a user wait as long again.  With stream=FILE the
- * records kept are also written to FILE as they are made (the results
- * file still holds them all), so that the host walks them on another
- * core while the guest runs.  Every STREAM_CHUNK records (or
- * stream-chunk=), a flush
- * writes: each context made since the last one ("context ID KIND KEY"),
- * each kind's new records as a block of the results file's layout
+ * records kept are also written to FILE as they are made, so that the
+ * host walks them on another core while the guest runs.  Every
+ * STREAM_CHUNK records (or stream-chunk=), a flush writes: each context
+ * made since the last one ("context ID KIND KEY"), each kind's new records as a block of the results file's layout
  * (records.h), then "through N": every record made after it was made
  * at N executed instructions or later.  The file ends with "end" (QEMU
  * exited) or "restart" (start= was reached: the records before it are
  * no longer the profile's, and the stream stops).  One vCPU only.
+ * Once the stream ended with "end", the results file written at exit
+ * does not repeat its records (tens of megabytes on a long run, written
+ * and read twice): it says how many of each the stream holds, and where.
  * docs/plugin-results.md has the format.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -46,5 +47,6 @@ void stream_recorded(uint64_t instructions);
 void stream_restart(void);
 /* QEMU exits: the last records, then the end */
 void stream_end(void);
+const char *stream_holding_all(void);
 
 #endif

@@ -147,7 +147,7 @@ static void write_records(FILE *out, guint from)
 void watch_write(FILE *out)
 {
     g_mutex_lock(&lock);
-    write_records(out, 0);
+    records_write(out, "store", records->len, write_records);
     fprintf(out, "stores-dropped %" PRIu64 "\n", dropped);
     g_mutex_unlock(&lock);
 }
