@@ -14,6 +14,7 @@ idle task that allocates)."""
 
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -101,12 +102,20 @@ def test_the_results_file_leaves_the_records_to_the_stream(ctx, board):
         alone = boot.collect(config, exited, ctx.qemu, tmp, 0).plugin
         data = config.plugin_results(tmp).read_bytes()
         assert b"\nrecords switch " in data and alone.stream is None
-        during = DuringRun(target, Path(tmp)).start()
+        during = DuringRun(target, Path(tmp))
+        follow = during._follow
+
+        def late():
+            exited.wait()       # behind: nothing read when QEMU exits
+            follow()
+        during._follow = late
+        exited = threading.Event()
+        during.start()
         try:
-            exited = boot.launch(config, ctx.qemu, tmp, during=during)
+            done = boot.launch(config, ctx.qemu, tmp, during=during)
         finally:
-            during.exited.set()
-        result = boot.collect(config, exited, ctx.qemu, tmp, 0, during)
+            exited.set()
+        result = boot.collect(config, done, ctx.qemu, tmp, 0, during)
         assert result.analysed_during_run, result.during_run_failure
         data = config.plugin_results(tmp).read_bytes()
         assert b"\nrecords " not in data
@@ -115,6 +124,8 @@ def test_the_results_file_leaves_the_records_to_the_stream(ctx, board):
             assert f"\nrecords-in-stream {tag} {len(got)}\n".encode() \
                 in data
         assert result.plugin.stream == str(during.path)
+        # the thread's records, once it has read them all: not read again
+        assert result.plugin.probes is during.records["probe"]
         # read again without them: from the stream file it names
         again = plugin_results.read(config.plugin_results(tmp))
         for profile in (result.plugin, again):

@@ -126,7 +126,7 @@ def collect(config, exited, qemu, workdir, started, during=None):
     try:
         result.plugin = plugin_results.read(
             config.plugin_results(workdir),
-            streamed=during.records if during else None)
+            streamed=during.records_read() if during else None)
     except Failure as err:
         result.plugin_error = str(err)
     if during and result.plugin:

@@ -129,6 +129,14 @@ class DuringRun:
                 self.failed = "the profile restarted (start=)"
                 return
 
+    def records_read(self):
+        """Once QEMU has exited: the records of each kind the thread has
+        read ({tag: [records]}), all of them unless it failed (waits
+        for it to have walked them)."""
+        self.exited.set()
+        self._thread.join()
+        return self.records
+
     def finish(self, profile):
         """Once QEMU has exited and profile (its PluginResults) is read:
         the analyses of it, the same as instances.of(),
@@ -139,8 +147,7 @@ class DuringRun:
             instances, kernel_objects
         global _kept
         _kept = self
-        self.exited.set()
-        self._thread.join()
+        self.records_read()
         if self.failed is None:
             self.failed = self._unlike(profile)
         if self.failed is not None:
