@@ -7,9 +7,10 @@
  * records kept are also written to FILE as they are made, so that the
  * host walks them on another core while the guest runs.  Every
  * STREAM_CHUNK records (or stream-chunk=), a flush writes: each context
- * made since the last one ("context ID KIND KEY"), each kind's new records as a block of the results file's layout
- * (records.h), then "through N": every record made after it was made
- * at N executed instructions or later.  The file ends with "end" (QEMU
+ * made since the last one ("context ID KIND KEY"), each kind's new
+ * records as a block of the results file's layout (records.h), then
+ * "through N": every record made after it was made at N executed
+ * instructions or later.  The file ends with "end" (QEMU
  * exited) or "restart" (start= was reached: the records before it are
  * no longer the profile's, and the stream stops).  One vCPU only.
  * Once the stream ended with "end", the results file written at exit
