@@ -10,19 +10,8 @@
 # in use).  Nothing else is downloaded from anywhere.
 set -eu
 
-PACKAGES="
-    ca-certificates dpkg-dev xz-utils patch perl
-    python3 python3-venv python3-pip python3-setuptools python3-wheel
-    ninja-build pkg-config gcc libc6-dev make
-    libglib2.0-dev libfdt-dev zlib1g-dev flex bison
-    gcc-arm-none-eabi binutils-arm-none-eabi picolibc-arm-none-eabi
-    gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu picolibc-aarch64-linux-gnu
-    gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
-    device-tree-compiler clang libclang-rt-14-dev cmake
-    python3-jsonschema libxml2-utils python3-pytest python3-pytest-xdist
-    python3-pyelftools python3-junitparser lcov gcovr ccache
-    chromium chromium-driver python3-selenium
-"
+case $0 in */*) lib=${0%/*} ;; *) lib=. ;; esac
+. "$lib/host-packages-list.sh"
 SOURCES=/etc/apt/sources.list.d/perf-counter.sources
 RELEASE=bookworm
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
@@ -48,18 +37,13 @@ meson_ok() {
         { [ "$major" -eq 1 ] && [ "$minor" -ge 5 ]; } 2>/dev/null
 }
 
-# Every command runs this first: while dpkg's database is older than the
-# last check that found everything, that check stands (dpkg-query took
-# 17 ms of each command)
-LOG_DIR=${PERF_COUNTER_CACHE:-$HOME/.cache/perf-counter}
-STAMP=$LOG_DIR/host-packages.ok
-wanted=$(echo $PACKAGES)
-if [ -f "$STAMP" ] && [ "$STAMP" -nt /var/lib/dpkg/status ] &&
-        read -r checked < "$STAMP" && [ "$checked" = "$wanted" ]; then
-    exit 0
-fi
+# Every command runs this first (scripts/profile makes the same check
+# before, without starting this): while dpkg's database is older than
+# the last check that found everything, that check stands (dpkg-query
+# took 17 ms of each command)
+host_packages_ready && exit 0
 ready() {
-    mkdir -p "$LOG_DIR" && echo "$wanted" > "$STAMP" || :
+    mkdir -p "$LOG_DIR" && echo "$host_packages_wanted" > "$STAMP" || :
 }
 
 need=$(missing)
