@@ -85,7 +85,8 @@ def test_verbose_states_qemus_span_on_the_monotonic_clock(ctx, board):
     """-v's host time: QEMU's process from its start to its end, on the
     clock every process of the host shares (what scripts/bench reads
     the command's time before and after QEMU from), inside the
-    command's own span and as long as the run it states."""
+    command's own span and as long as the run it states; its results
+    after it."""
     image = ctx.firmware(board, "tests/firmware/exit_code.elf")
     with tempfile.TemporaryDirectory() as tmp:
         began = time.monotonic()
@@ -98,9 +99,11 @@ def test_verbose_states_qemus_span_on_the_monotonic_clock(ctx, board):
                       r"([\d.]+) s of the host's monotonic clock",
                       proc.stderr)
     assert found, proc.stderr
-    run, _, start, end = (float(x) for x in found.groups())
+    run, results, start, end = (float(x) for x in found.groups())
     assert began < start < end < ended, (began, start, end, ended)
     assert end - start <= run < ended - began, (run, start, end)
+    # its results: from QEMU's exit on
+    assert 0 < results < ended - end, (results, end, ended)
 
 
 def test_profile_stops_a_hanging_guest(ctx, board):

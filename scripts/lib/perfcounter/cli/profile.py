@@ -331,7 +331,8 @@ def parse_args(argv):
                      "counts of every core")
     run.add_argument("-v", "--verbose", action="store_true",
                      help="show the QEMU command line, and the host time "
-                     "the run and its results took")
+                     "the run and its results (all after QEMU's exit) "
+                     "took")
     out = p.add_argument_group(
         "results", "read by the host from every core when QEMU exits, "
         "whether or not the guest prints (see docs/user-guide.md)")
@@ -751,14 +752,16 @@ def main():
         say(stops.summary(result))
         if args.console:
             say(f"the guest's UART output is in {args.console}")
-        written = time.monotonic()
         status = outputs.write(result, output_options(args, target))
         if args.verbose:
             if result.during_run_failure:
                 say(f"the task analyses were made after the run: "
                     f"{result.during_run_failure}")
+            # (its results: all that follows QEMU's exit, the plugin's
+            # results read and the analyses finished as well as written)
             say(f"host time: the run {result.host_seconds:.3f} s, its "
-                f"results {time.monotonic() - written:.3f} s; QEMU's "
+                f"results {time.monotonic() - result.qemu_ended_at:.3f} "
+                f"s; QEMU's "
                 f"process from {result.qemu_started_at:.4f} to "
                 f"{result.qemu_ended_at:.4f} s of the host's monotonic "
                 f"clock")
