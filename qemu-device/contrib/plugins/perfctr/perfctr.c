@@ -169,6 +169,7 @@ static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
 static bool write_results(const char *path)
 {
     FILE *out = fopen(path, "w");
+    const char *stream = stream_holding_all();
 
     if (!out) {
         g_autofree char *msg = g_strdup_printf(
@@ -193,8 +194,8 @@ static bool write_results(const char *path)
     if (following_contexts) {
         mask_write(out);
     }
-    if (stream_holding_all()) {
-        fprintf(out, "stream %s\n", stream_holding_all());
+    if (stream) {
+        fprintf(out, "stream %s\n", stream);
     }
     stop_write(out);
     return fclose(out) == 0;
