@@ -12,6 +12,8 @@ be made after the run. On tests/firmware/tasks.c (a tick handler that
 sends to a queue and gives a semaphore, tasks that block on them, an
 idle task that allocates)."""
 
+import re
+import struct
 import subprocess
 import tempfile
 import threading
@@ -142,6 +144,78 @@ def test_the_results_file_leaves_the_records_to_the_stream(ctx, board):
         with pytest.raises(Failure, match=f"the plugin made no "
                            f"{during.path}$"):
             plugin_results.read(config.plugin_results(tmp))
+
+
+def test_a_results_file_has_the_records_after_the_streams(ctx, board):
+    """As at a snapshot, or once a write to the stream failed: the results
+    file says how many of the first records the stream holds, then has
+    the rest; the stream may go on past them, without its end yet."""
+    target = Target(ctx.firmware(board, TASKS), board)
+    config = RunConfig(target, profile=EXACT)
+    with tempfile.TemporaryDirectory() as tmp:
+        during = DuringRun(target, Path(tmp), chunk=7).start()
+        try:
+            exited = boot.launch(config, ctx.qemu, tmp, during=during)
+        finally:
+            during.exited.set()
+        whole = boot.collect(config, exited, ctx.qemu, tmp, 0, during).plugin
+        results = config.plugin_results(tmp)
+        data, stream = results.read_bytes(), during.path.read_bytes()
+        # the stream as it was at its middle flush
+        ends = [m.end() for m in re.finditer(rb"\nthrough \d+\n", stream)]
+        during.path.write_bytes(stream[:ends[len(ends) // 2]])
+        held = {tag: [] for tag in TAGS}
+        with pytest.raises(plugin_stream.CutShort):
+            for kind, records in plugin_stream.sections(during.path,
+                                                        during.exited):
+                if kind in held:
+                    held[kind] += records
+        made = {"switch": whole.switches, "probe": whole.probes,
+                "store": whole.stores}
+        for tag, records in made.items():
+            first = len(held[tag])
+            assert 0 < first < len(records) and \
+                records[:first] == held[tag], tag
+            fields = re.search(rb"records %s \d+ ([qQ]+)\n" % tag.encode(),
+                               stream)[1]
+            rest = b"".join(struct.pack("<" + fields.decode(), *r)
+                            for r in records[first:])
+            data = data.replace(
+                b"records-in-stream %s %d\n" % (tag.encode(), len(records)),
+                b"records-in-stream %s %d\nrecords %s %d %s\n%s\n" % (
+                    tag.encode(), first, tag.encode(),
+                    len(records) - first, fields, rest))
+        results.write_bytes(data)
+        for streamed in (None, during.records):     # (those: all of them)
+            again = plugin_results.read(results, streamed)
+            assert (again.switches, again.probes, again.stores) == \
+                (whole.switches, whole.probes, whole.stores)
+
+
+class _Unwritable:
+    """A stream no write to succeeds on"""
+
+    def plugin_options(self):
+        return ["stream=/dev/full", "stream-chunk=7"]
+
+
+def test_a_stream_that_cannot_be_written_leaves_its_records_in_the_results(
+        ctx, board):
+    target = Target(ctx.firmware(board, TASKS), board)
+    config = RunConfig(target, profile=EXACT)
+    with tempfile.TemporaryDirectory() as tmp:
+        alone = boot.collect(config, boot.launch(config, ctx.qemu, tmp),
+                             ctx.qemu, tmp, 0).plugin
+        exited = boot.launch(config, ctx.qemu, tmp, during=_Unwritable())
+        result = boot.collect(config, exited, ctx.qemu, tmp, 0)
+        data = config.plugin_results(tmp).read_bytes()
+    assert exited.first_error == \
+        "perfctr: cannot write /dev/full: No space left on device; the " \
+        "records not in it are kept", exited.first_error
+    assert b"records-in-stream" not in data and result.plugin_error is None
+    got = result.plugin
+    assert (got.switches, got.probes, got.stores) == \
+        (alone.switches, alone.probes, alone.stores) and alone.probes
 
 
 def analyses(profile, target):

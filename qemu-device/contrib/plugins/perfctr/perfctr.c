@@ -20,9 +20,9 @@
  *   profile=exact    count every executed instruction by pc
  *   profile=N        sample the pc every N executed instructions
  *   out=FILE         where to write the profile and cycles at exit
- *   stream=FILE      also write the switches, probes' and stores' records
- *                    to FILE as they are made (records/stream.h), with
- *                    profile=, one vCPU
+ *   stream=FILE      write the switches, probes' and stores' records to
+ *                    FILE as they are made, not keeping them
+ *                    (records/stream.h), with profile=, one vCPU
  *   stream-chunk=N   records between two flushes of stream= (default
  *                    4096; each is a write, and the host walks what it
  *                    has been given)
@@ -169,7 +169,7 @@ static void vcpu_created(qemu_plugin_id_t id, unsigned vcpu)
 static bool write_results(const char *path)
 {
     FILE *out = fopen(path, "w");
-    const char *stream = stream_holding_all();
+    const char *stream = stream_path();
 
     if (!out) {
         g_autofree char *msg = g_strdup_printf(
@@ -223,14 +223,13 @@ static bool start_stream(void)
         return false;
     }
     if (following_contexts) {
-        stream_add(contexts_stream_contexts);
-        stream_add(contexts_stream_switches);
+        stream_add(&contexts_stream);
     }
     if (config.n_probes) {
-        stream_add(probe_stream);
+        stream_add(&probe_stream);
     }
     if (config.n_watch_code) {
-        stream_add(watch_stream);
+        stream_add(&watch_stream);
     }
     return true;
 }

@@ -144,16 +144,19 @@ def read(path, streamed=None):
 
 def _read(data, path, streamed):
     p = PluginResults()
-    in_stream = {}      # tag: the count of its records in p.stream
+    in_stream = {}      # tag: the count of its first records, in p.stream
+    blocks = {}         # tag: its records in the file (after the stream's)
     for tag, found in _sections(data, path, streamed):
         if tag is None:
             _read_lines(p, found, in_stream)
         else:
-            _records(p, tag, found)
+            blocks[tag] = found
     if in_stream:
         for tag, found in _streamed(path, p.stream, in_stream,
                                     streamed).items():
-            _records(p, tag, found)
+            blocks[tag] = found + blocks[tag] if blocks.get(tag) else found
+    for tag, found in blocks.items():
+        _records(p, tag, found)
     return p
 
 
@@ -168,9 +171,10 @@ def _records(p, tag, found):
 
 
 def _streamed(path, stream, counts, streamed):
-    """{tag: its records} for each tag of counts ({tag: how many}) that
-    the results file at path says are in the stream file stream: those
-    of streamed if as many, else read from the file."""
+    """{tag: its records} for each tag of counts ({tag: how many}): the
+    first ones the stream file stream holds, as the results file at path
+    says; those of streamed if as many, else read from the file (as far
+    as it has them: a snapshot's stream goes on)."""
     got = {tag: streamed[tag] for tag, count in counts.items()
            if tag in streamed and len(streamed[tag]) == count}
     if len(got) == len(counts):
@@ -178,25 +182,26 @@ def _streamed(path, stream, counts, streamed):
     from perfcounter.results import plugin_stream
     if stream is None:
         raise Failure(f"{path} has records in a stream it does not name")
-    read = {tag: [] for tag in counts}
+    read = {tag: [] for tag in counts if tag not in got}
     exited = threading.Event()
     exited.set()
     try:
         for kind, records in plugin_stream.sections(stream, exited):
             if kind in read:
                 read[kind] += records
+                if all(len(read[tag]) >= counts[tag] for tag in read):
+                    break
     except plugin_stream.CutShort as err:
         raise Failure(f"{path} has its records in {stream}: {err}") \
             from None
     except OSError as err:
         raise Failure(f"cannot read the profiler's records {stream}: "
                       f"{err.strerror}") from None
-    for tag, count in counts.items():
-        if tag not in got:
-            if len(read[tag]) != count:
-                raise Failure(f"{stream} holds {len(read[tag])} {tag} "
-                              f"records, not the {count} {path} says")
-            got[tag] = read[tag]
+    for tag, records in read.items():
+        if len(records) < counts[tag]:
+            raise Failure(f"{stream} holds {len(records)} {tag} records, "
+                          f"not the {counts[tag]} {path} says")
+        got[tag] = records[:counts[tag]]
     return got
 
 

@@ -56,7 +56,7 @@ typedef struct ProbeVcpu {
 
 static const PerfctrConfig *config;
 static const ProbeOps *ops;
-static GArray *records;
+static Records records;
 static uint64_t dropped;
 static GMutex lock;
 /* The ABI's first two argument registers and the link */
@@ -97,9 +97,9 @@ static void record(unsigned vcpu_index, uint32_t probe, bool is_return)
     r.ns = perfctr_hook_virtual_ns ?
            perfctr_hook_virtual_ns(r.instructions) : -1;
     config_lock(config, &lock);
-    kept = records->len < MAX_PROBE_RECORDS;
+    kept = records_made(&records) < MAX_PROBE_RECORDS;
     if (kept) {
-        g_array_append_val(records, r);
+        g_array_append_val(records.kept, r);
     } else {
         dropped++;
     }
@@ -156,7 +156,7 @@ void probe_init(const PerfctrConfig *cfg, const ProbeOps *probe_ops)
 {
     config = cfg;
     ops = probe_ops;
-    records = g_array_new(false, false, sizeof(ProbeRecord));
+    records_init(&records, sizeof(ProbeRecord));
     vcpus = g_ptr_array_new();
     by_context = g_hash_table_new(NULL, NULL);
     board = qemu_plugin_scoreboard_new(sizeof(uint64_t));
@@ -276,14 +276,14 @@ void probe_instrument(struct qemu_plugin_tb *tb)
     }
 }
 
-/* The records from index from on, as a block; the lock held */
-static void write_records(FILE *out, guint from)
+/* The records kept, as a block; the lock held */
+static void write_records(FILE *out)
 {
     guint i;
 
-    records_begin(out, "probe", records->len - from, "QQQqQQQ");
-    for (i = from; i < records->len; i++) {
-        ProbeRecord *r = &g_array_index(records, ProbeRecord, i);
+    records_begin(out, "probe", records.kept->len, "QQQqQQQ");
+    for (i = 0; i < records.kept->len; i++) {
+        ProbeRecord *r = &g_array_index(records.kept, ProbeRecord, i);
         uint64_t fields[] = { r->is_return, config->probes[r->probe].start,
                               r->instructions, r->ns, r->context,
                               r->value[0], r->is_return ? 0 : r->value[1] };
@@ -296,12 +296,19 @@ static void write_records(FILE *out, guint from)
 void probe_write(FILE *out)
 {
     g_mutex_lock(&lock);
-    records_write(out, "probe", records->len, write_records);
+    records_write(out, "probe", &records, write_records);
     fprintf(out, "probes-dropped %" PRIu64 "\n", dropped);
     g_mutex_unlock(&lock);
 }
 
-guint probe_stream(FILE *out, guint from)
+static void stream_write(FILE *out)
 {
-    return records_stream(out, &lock, records, from, write_records);
+    records_stream(out, &lock, &records, write_records);
 }
+
+static void stream_written(void)
+{
+    records_streamed(&lock, &records);
+}
+
+const StreamWriter probe_stream = { stream_write, stream_written };

@@ -11,6 +11,7 @@
 #include <qemu-plugin.h>
 
 #include "config.h"
+#include "records/stream.h"
 
 /* What the probes need of the profile, wired by perfctr.c */
 typedef struct ProbeOps {
@@ -27,6 +28,6 @@ void probe_instrument(struct qemu_plugin_tb *tb);
 void probe_context_switched(unsigned vcpu_index, unsigned context);
 void probe_write(FILE *out);
 /* stream.h's writer of the records */
-guint probe_stream(FILE *out, guint from);
+extern const StreamWriter probe_stream;
 
 #endif

@@ -112,7 +112,8 @@ static GPtrArray *vcpus;
 static GHashTable *handlers;    /* number -> Context */
 static GHashTable *tasks;       /* key -> Context (RTOS) */
 static GHashTable *suspended;   /* sp when switched out -> Context */
-static GArray *switches;
+static Records switches;
+static guint contexts_streamed;  /* of contexts, those in the stream */
 static uint64_t switches_dropped;
 static struct qemu_plugin_register *reg_sp, *reg_pc, *reg_lr, *reg_msp,
     *reg_psp;
@@ -142,7 +143,7 @@ void contexts_init(const PerfctrConfig *cfg, const ContextsOps *wired)
     handlers = g_hash_table_new(g_int64_hash, g_int64_equal);
     tasks = g_hash_table_new(g_int64_hash, g_int64_equal);
     suspended = g_hash_table_new(g_int64_hash, g_int64_equal);
-    switches = g_array_new(false, false, sizeof(Switch));
+    records_init(&switches, sizeof(Switch));
     sp_extremes = perfctr_hook_keep_sp_extremes &&
                   (cfg->isa == ISA_THUMB || cfg->isa == ISA_A32);
     if (sp_extremes) {
@@ -220,11 +221,11 @@ static void add_switch(unsigned index, uint64_t now, uint64_t cycles,
         .id = to->id,
     };
 
-    if (switches->len >= MAX_SWITCHES) {
+    if (records_made(&switches) >= MAX_SWITCHES) {
         switches_dropped++;
         return;
     }
-    g_array_append_val(switches, s);
+    g_array_append_val(switches.kept, s);
     stream_recorded(now);
 }
 
@@ -625,7 +626,7 @@ void contexts_restart(void)
             perfctr_hook_take_sp_extremes(i, &low, &high);  /* before it */
         }
     }
-    g_array_set_size(switches, 0);
+    records_reset(&switches);
     switches_dropped = 0;
     for (i = 0; i < vcpus->len; i++) {
         VcpuContexts *vc = vcpu_contexts(i);
@@ -634,15 +635,15 @@ void contexts_restart(void)
     }
 }
 
-/* The switches from index from on, as a block of records */
-static void write_switches(FILE *out, guint from)
+/* The switches kept, as a block of records */
+static void write_switches(FILE *out)
 {
     guint i;
 
-    records_begin(out, "switch", switches->len - from,
+    records_begin(out, "switch", switches.kept->len,
                   ops->cycles ? "qQQQQ" : "qQQQ");
-    for (i = from; i < switches->len; i++) {
-        Switch *s = &g_array_index(switches, Switch, i);
+    for (i = 0; i < switches.kept->len; i++) {
+        Switch *s = &g_array_index(switches.kept, Switch, i);
         uint64_t fields[] = { s->ns, s->instructions, s->vcpu, s->id,
                               s->cycles };
 
@@ -651,26 +652,27 @@ static void write_switches(FILE *out, guint from)
     records_end(out);
 }
 
-guint contexts_stream_switches(FILE *out, guint from)
-{
-    if (switches->len > from) {
-        write_switches(out, from);
-    }
-    return switches->len;
-}
-
-guint contexts_stream_contexts(FILE *out, guint from)
+/* The contexts made since the last flush (id, kind, key), the switches */
+static void stream_write(FILE *out)
 {
     guint i;
 
-    for (i = from; i < contexts->len; i++) {
+    for (i = contexts_streamed; i < contexts->len; i++) {
         Context *c = g_ptr_array_index(contexts, i);
 
         fprintf(out, "context %u %s 0x%" PRIx64 "\n", c->id,
                 c->handler ? "handler" : "task", c->key);
     }
-    return contexts->len;
+    records_stream(out, NULL, &switches, write_switches);
 }
+
+static void stream_written(void)
+{
+    contexts_streamed = contexts->len;
+    records_streamed(NULL, &switches);
+}
+
+const StreamWriter contexts_stream = { stream_write, stream_written };
 
 void contexts_write(FILE *out)
 {
@@ -699,7 +701,7 @@ void contexts_write(FILE *out)
                 c->sp_low == UINT64_MAX ? 0 : c->sp_high - c->sp_low,
                 c->name);
     }
-    records_write(out, "switch", switches->len, write_switches);
+    records_write(out, "switch", &switches, write_switches);
     for (i = 0; i < contexts->len; i++) {
         Context *c = g_ptr_array_index(contexts, i);
 

@@ -11,6 +11,7 @@
 #include <qemu-plugin.h>
 
 #include "config.h"
+#include "records/stream.h"
 #include "profile/calltree.h"
 
 /*
@@ -34,9 +35,8 @@ bool contexts_m_profile(void);
 /* Called by profile.c, its lock held */
 void contexts_restart(void);
 void contexts_write(FILE *out);
-/* stream.h's writers: the switches, and the contexts (id, kind, key) */
-guint contexts_stream_switches(FILE *out, guint from);
-guint contexts_stream_contexts(FILE *out, guint from);
+/* stream.h's writer: the contexts (id, kind, key), then the switches */
+extern const StreamWriter contexts_stream;
 void contexts_entered(unsigned index, uint64_t number, uint64_t sp);
 void contexts_returned_m(unsigned index, uint64_t number, uint64_t pc,
                          uint64_t sp);

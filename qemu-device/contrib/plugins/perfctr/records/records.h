@@ -42,37 +42,81 @@ static inline void records_end(FILE *out)
 }
 
 /*
- * A module's records in the results file: write(out, 0) writes them all
- * as a block, unless the stream holds them all (at exit, after
- * stream_end()): then the line that says how many it has
+ * A module's records: with stream=, those made since the stream's last
+ * flush (kept), after the ones the stream holds (streamed); else all
  */
-static inline void records_write(FILE *out, const char *tag, guint count,
-                                 void (*write)(FILE *out, guint from))
+typedef struct Records {
+    GArray *kept;
+    guint streamed;
+    guint writing;              /* of kept, those the flush writes */
+} Records;
+
+static inline void records_init(Records *r, guint size)
 {
-    if (stream_holding_all()) {
-        fprintf(out, "records-in-stream %s %u\n", tag, count);
-    } else {
-        write(out, 0);
+    r->kept = g_array_new(false, false, size);
+    r->streamed = r->writing = 0;
+}
+
+/* How many were made (the stream's and those kept) */
+static inline guint records_made(const Records *r)
+{
+    return r->streamed + r->kept->len;
+}
+
+static inline void records_reset(Records *r)
+{
+    g_array_set_size(r->kept, 0);
+    r->streamed = r->writing = 0;
+}
+
+/*
+ * A module's records in the results file: how many the stream holds
+ * (and its path, stream_path(), perfctr.c), then write(out) writes those
+ * kept as a block, unless there are none after the stream's
+ */
+static inline void records_write(FILE *out, const char *tag,
+                                 const Records *r,
+                                 void (*write)(FILE *out))
+{
+    if (r->streamed) {
+        fprintf(out, "records-in-stream %s %u\n", tag, r->streamed);
+    }
+    if (r->kept->len || !r->streamed) {
+        write(out);
     }
 }
 
 /*
- * stream.h's writer of a module's records: write(out, from) writes those
- * from index from on, under the module's lock; their count now
+ * stream.h's write of a module's records: write(out) writes those kept
+ * (under the module's lock, if it has one)
  */
-static inline guint records_stream(FILE *out, GMutex *lock, GArray *records,
-                                   guint from,
-                                   void (*write)(FILE *out, guint from))
+static inline void records_stream(FILE *out, GMutex *lock, Records *r,
+                                  void (*write)(FILE *out))
 {
-    guint count;
-
-    g_mutex_lock(lock);
-    if (records->len > from) {
-        write(out, from);
+    if (lock) {
+        g_mutex_lock(lock);
     }
-    count = records->len;
-    g_mutex_unlock(lock);
-    return count;
+    r->writing = r->kept->len;
+    if (r->writing) {
+        write(out);
+    }
+    if (lock) {
+        g_mutex_unlock(lock);
+    }
+}
+
+/* stream.h's written: those the flush wrote are the stream's now */
+static inline void records_streamed(GMutex *lock, Records *r)
+{
+    if (lock) {
+        g_mutex_lock(lock);
+    }
+    g_array_remove_range(r->kept, 0, r->writing);
+    r->streamed += r->writing;
+    r->writing = 0;
+    if (lock) {
+        g_mutex_unlock(lock);
+    }
 }
 
 #endif

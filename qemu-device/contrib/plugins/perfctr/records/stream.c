@@ -13,9 +13,7 @@
 
 static FILE *out;
 static char *path_given;        /* absolute */
-static bool holds_all;          /* ended with "end", every write done */
-static StreamWrite writers[MAX_WRITERS];
-static guint written[MAX_WRITERS];
+static const StreamWriter *writers[MAX_WRITERS];
 static unsigned n_writers;
 static unsigned unflushed, chunk_records;
 
@@ -34,60 +32,67 @@ bool stream_init(const char *path, unsigned chunk)
     return true;
 }
 
-void stream_add(StreamWrite write)
+void stream_add(const StreamWriter *writer)
 {
     g_assert(n_writers < MAX_WRITERS);
-    writers[n_writers++] = write;
+    writers[n_writers++] = writer;
 }
 
-static void flush(void)
+/* What was made since the last flush, then last; false if it failed */
+static bool flush(const char *last)
 {
     unsigned i;
 
     for (i = 0; i < n_writers; i++) {
-        written[i] = writers[i](out, written[i]);
+        writers[i]->write(out);
     }
+    fputs(last, out);
     unflushed = 0;
+    if (fflush(out) == 0 && !ferror(out)) {
+        for (i = 0; i < n_writers; i++) {
+            writers[i]->written();
+        }
+        return true;
+    }
+    {
+        g_autofree char *msg = g_strdup_printf(
+            "perfctr: cannot write %s: %s; the records not in it are kept\n",
+            path_given, strerror(errno));
+        fputs(msg, stderr);
+    }
+    fclose(out);
+    out = NULL;
+    return false;
 }
 
 void stream_recorded(uint64_t instructions)
 {
     if (out && ++unflushed >= chunk_records) {
-        flush();
-        fprintf(out, "through %" G_GUINT64_FORMAT "\n", instructions);
-        fflush(out);
-    }
-}
+        g_autofree char *through = g_strdup_printf(
+            "through %" G_GUINT64_FORMAT "\n", instructions);
 
-/* Whether every write to the stream succeeded */
-static bool close_with(const char *last)
-{
-    bool written = false;
-
-    if (out) {
-        fprintf(out, "%s\n", last);
-        written = !ferror(out);
-        written = fclose(out) == 0 && written;
-        out = NULL;
+        flush(through);
     }
-    return written;
 }
 
 void stream_restart(void)
 {
-    close_with("restart");
+    if (out) {
+        fputs("restart\n", out);
+        fclose(out);
+        out = NULL;
+    }
 }
 
 void stream_end(void)
 {
-    if (out) {
-        flush();
+    if (out && flush("end\n")) {
+        fclose(out);
+        out = NULL;
     }
-    holds_all = close_with("end");
 }
 
-/* After stream_end(): the stream's path if it holds every record kept */
-const char *stream_holding_all(void)
+const char *stream_path(void)
 {
-    return holds_all ? path_given : NULL;
+    return path_given;
 }

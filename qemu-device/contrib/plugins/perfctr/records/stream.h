@@ -13,9 +13,12 @@
  * instructions or later.  The file ends with "end" (QEMU
  * exited) or "restart" (start= was reached: the records before it are
  * no longer the profile's, and the stream stops).  One vCPU only.
- * Once the stream ended with "end", the results file written at exit
- * does not repeat its records (tens of megabytes on a long run, written
- * and read twice): it says how many of each the stream holds, and where.
+ * Once a flush is in the file, its records are no longer kept in memory:
+ * the results file says how many of each the stream holds, and where,
+ * then has those made since (none once the stream ended with "end").  A
+ * long run's records were tens of megabytes, written and read twice, and
+ * keeping them cost QEMU a tenth of its run with --sample.  A write that
+ * fails ends the stream: the records not in it are kept.
  * docs/plugin-results.md has the format.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
@@ -32,8 +35,11 @@
 #define STREAM_FORMAT_LINE "perfctr-stream 1"
 #define STREAM_CHUNK 4096
 
-/* Writes a module's records (or contexts) from index from on; its count */
-typedef guint (*StreamWrite)(FILE *out, guint from);
+/* A module's part of each flush */
+typedef struct StreamWriter {
+    void (*write)(FILE *out);   /* what it made since the last flush */
+    void (*written)(void);      /* that is in the file: forget it */
+} StreamWriter;
 
 /*
  * Opens path, to flush every chunk records (0: STREAM_CHUNK); false (and
@@ -41,13 +47,14 @@ typedef guint (*StreamWrite)(FILE *out, guint from);
  */
 bool stream_init(const char *path, unsigned chunk);
 /* A module's writer, flushed in the order they were added */
-void stream_add(StreamWrite write);
+void stream_add(const StreamWriter *writer);
 /* A record was kept, made at instructions executed */
 void stream_recorded(uint64_t instructions);
 /* The profile restarts (start=): the stream ends */
 void stream_restart(void);
 /* QEMU exits: the last records, then the end */
 void stream_end(void);
-const char *stream_holding_all(void);
+/* The file, as an absolute path (once opened) */
+const char *stream_path(void);
 
 #endif

@@ -38,7 +38,7 @@ typedef struct WatchRecord {
 
 static const PerfctrConfig *config;
 static const WatchOps *ops;
-static GArray *records;
+static Records records;
 static uint64_t dropped;
 static GMutex lock;
 
@@ -71,9 +71,9 @@ static void stored(unsigned vcpu_index, qemu_plugin_meminfo_t info,
     r.context = ops->context(vcpu_index);
     r.cycles = ops->cycles ? ops->cycles(vcpu_index) : 0;
     g_mutex_lock(&lock);
-    kept = records->len < MAX_WATCH_RECORDS;
+    kept = records_made(&records) < MAX_WATCH_RECORDS;
     if (kept) {
-        g_array_append_val(records, r);
+        g_array_append_val(records.kept, r);
     } else {
         dropped++;
     }
@@ -87,7 +87,7 @@ void watch_init(const PerfctrConfig *cfg, const WatchOps *watch_ops)
 {
     config = cfg;
     ops = watch_ops;
-    records = g_array_new(false, false, sizeof(WatchRecord));
+    records_init(&records, sizeof(WatchRecord));
 }
 
 /* A store, but not to the stack: an address of the stack pointer alone */
@@ -127,15 +127,15 @@ void watch_instrument(struct qemu_plugin_tb *tb)
     }
 }
 
-/* The records from index from on, as a block; the lock held */
-static void write_records(FILE *out, guint from)
+/* The records kept, as a block; the lock held */
+static void write_records(FILE *out)
 {
     guint i;
 
-    records_begin(out, "store", records->len - from,
+    records_begin(out, "store", records.kept->len,
                   ops->cycles ? "QqQQQQ" : "QqQQQ");
-    for (i = from; i < records->len; i++) {
-        WatchRecord *r = &g_array_index(records, WatchRecord, i);
+    for (i = 0; i < records.kept->len; i++) {
+        WatchRecord *r = &g_array_index(records.kept, WatchRecord, i);
         uint64_t fields[] = { r->instructions, r->ns, r->context,
                               r->address, r->value, r->cycles };
 
@@ -147,12 +147,19 @@ static void write_records(FILE *out, guint from)
 void watch_write(FILE *out)
 {
     g_mutex_lock(&lock);
-    records_write(out, "store", records->len, write_records);
+    records_write(out, "store", &records, write_records);
     fprintf(out, "stores-dropped %" PRIu64 "\n", dropped);
     g_mutex_unlock(&lock);
 }
 
-guint watch_stream(FILE *out, guint from)
+static void stream_write(FILE *out)
 {
-    return records_stream(out, &lock, records, from, write_records);
+    records_stream(out, &lock, &records, write_records);
 }
+
+static void stream_written(void)
+{
+    records_streamed(&lock, &records);
+}
+
+const StreamWriter watch_stream = { stream_write, stream_written };

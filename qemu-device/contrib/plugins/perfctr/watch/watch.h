@@ -11,6 +11,7 @@
 #include <qemu-plugin.h>
 
 #include "config.h"
+#include "records/stream.h"
 
 /* What the watch needs of the profile, wired by perfctr.c */
 typedef struct WatchOps {
@@ -26,6 +27,6 @@ void watch_init(const PerfctrConfig *config, const WatchOps *ops);
 void watch_instrument(struct qemu_plugin_tb *tb);
 void watch_write(FILE *out);
 /* stream.h's writer of the records */
-guint watch_stream(FILE *out, guint from);
+extern const StreamWriter watch_stream;
 
 #endif
