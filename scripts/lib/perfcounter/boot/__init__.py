@@ -51,7 +51,10 @@ def run(config, qemu=None, workdir=None, echo=False, verbose=False,
     during = None
     if config.analysed_during_run:
         from perfcounter.results.during_run import DuringRun
-        during = DuringRun(config.target, Path(workdir)).start()
+        # (the timeline's slices only for a timeline: a tenth of the
+        # thread's work)
+        during = DuringRun(config.target, Path(workdir),
+                           slices=config.timeline_events > 0).start()
     ahead = threading.Thread(target=_ahead, args=(meanwhile,), daemon=True)
     try:
         exited = launch(config, qemu, workdir, echo=echo, verbose=verbose,

@@ -4,8 +4,8 @@ streams its records as it makes them (plugin_stream.py), and a thread
 of this process reads them, follows the kernel objects' calls
 (kernel_objects.Calls) and the allocators' (heap.Requests), walks the
 task instances (instances.py), and makes the timeline's context and
-instance slices (contexts.slice_tails, instances.slice_tail) and the
-CPU load in the default windows (cpu_load.Busy) as they come. Once
+instance slices (contexts.slice_tails, instances.slice_tail; for a run
+that writes a timeline) and the CPU load in the default windows (cpu_load.Busy) as they come. Once
 QEMU has exited, what is left is the run's end: a long run's results
 no longer wait for walks of millions of records made after it.
 
@@ -34,11 +34,13 @@ _kept = None
 class DuringRun:
     """The analyses of one run, begun before QEMU starts (start())."""
 
-    def __init__(self, target, workdir, chunk=None):
+    def __init__(self, target, workdir, chunk=None, slices=True):
         self.target = target
         self.path = workdir / STREAM
         self.chunk = chunk      # records between two flushes; None: the
         #                         plugin's default
+        self.slices = slices    # make the timeline's slices (else made
+        #                         after the run if a timeline is written)
         self.exited = threading.Event()     # set once QEMU has exited
         self.records = {tag: [] for tag in TAGS}
         self.failed = None      # why the analyses cannot be used
@@ -96,8 +98,9 @@ class DuringRun:
                 self.records[kind] += data
                 made = list(stretches.add([s[:4] for s in data]
                                           if len(data[0]) > 4 else data))
-                tails += [(was, contexts.slice_tail(start, end, insns))
-                          for _, was, start, end, insns in made]
+                if self.slices:
+                    tails += [(was, contexts.slice_tail(start, end, insns))
+                              for _, was, start, end, insns in made]
                 busy.add(made)
                 pending[0] += [(s[1], instances.SWITCH, s[0], s[3], None,
                                 s[4] if len(s) > 4 else 0) for s in data]
@@ -123,7 +126,8 @@ class DuringRun:
                     return
                 released = data or released
                 walk.follow(_before(pending, data), states)
-                self._instance_tails()
+                if self.slices:
+                    self._instance_tails()
                 self.ended = kind == "end"
             else:
                 self.failed = "the profile restarted (start=)"
@@ -158,9 +162,10 @@ class DuringRun:
             objects.dropped = profile.probes_dropped
         last = list(self.stretches.end(profile.end_ns,
                                        profile.end_instructions))
-        self.tails += [(was, contexts.slice_tail(start, end, insns))
-                       for _, was, start, end, insns in last]
-        contexts.slice_tails.given(profile, self.target, self.tails)
+        if self.slices:
+            self.tails += [(was, contexts.slice_tail(start, end, insns))
+                           for _, was, start, end, insns in last]
+            contexts.slice_tails.given(profile, self.target, self.tails)
         if profile.switches and profile.end_ns:
             until = cpu_load.until_ns(profile)
             self.busy.add(last, until)
@@ -174,10 +179,11 @@ class DuringRun:
         if profile.stores:
             self.walk.resolve_waits(self.calls.resolved)
             found = self.walk.finish(profile, self.states, objects)
-            self._instance_tails()
-            found.slice_tails = {
-                task.cid: self.instance_tails[task.key]
-                for task in found.tasks.values()}
+            if self.slices:
+                self._instance_tails()
+                found.slice_tails = {
+                    task.cid: self.instance_tails[task.key]
+                    for task in found.tasks.values()}
         instances.of.given(profile, self.target, found)
 
     def _instance_tails(self):
