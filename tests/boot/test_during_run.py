@@ -132,6 +132,12 @@ def test_the_results_file_leaves_the_records_to_the_stream(ctx, board):
         assert result.plugin.stream == str(during.path)
         # the thread's records, once it has read them all: not read again
         assert result.plugin.probes is during.records["probe"]
+        # (the probes' kept packed, read as a list of tuples)
+        probes = result.plugin.probes
+        assert isinstance(probes, plugin_stream.PackedRecords)
+        assert len(probes) == len(alone.probes) > 2 and \
+            list(probes) == alone.probes and probes[1:3] == alone.probes[1:3] \
+            and probes[-1] == alone.probes[-1]
         # read again without them: from the stream file it names
         again = plugin_results.read(config.plugin_results(tmp))
         for profile in (result.plugin, again):

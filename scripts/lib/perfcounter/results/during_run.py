@@ -73,6 +73,9 @@ class DuringRun:
         # (imported here, while QEMU starts: not before it)
         from perfcounter.results import contexts, cpu_load, heap, \
             instances, kernel_objects, plugin_stream
+        # (the probes' records kept packed: only the analyses made as they
+        # come read them, and the results' count)
+        self.records["probe"] = plugin_stream.PackedRecords()
         self.stretches = stretches = contexts.Stretches()
         self.tails = tails = []     # contexts.slice_tails()
         self.busy = busy = cpu_load.Busy(cpu_load.DEFAULT_WINDOW_NS)
@@ -116,7 +119,7 @@ class DuringRun:
                 pending[1] += [(r[0], instances.STORE, r[1], r[3], r[4],
                                 r[5] if len(r) > 5 else 0) for r in data]
             elif kind == "probe":
-                self.records[kind] += data
+                self.records[kind].add(data)
                 if requests.heap is not None:
                     requests.add(data)
                 was = len(calls.waits)

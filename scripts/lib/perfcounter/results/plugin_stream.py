@@ -6,6 +6,7 @@ while QEMU writes them, in the order written."""
 
 import struct
 import time
+from collections.abc import Sequence
 
 FORMAT_LINE = b"perfctr-stream 1\n"
 POLL_SECONDS = 0.01         # between two reads that found nothing new
@@ -16,9 +17,55 @@ class CutShort(Exception):
     what the plugin does not write."""
 
 
+class Block(list):
+    """A block's records as tuples, with its bytes (packed) and their
+    struct.Struct (layout)"""
+
+    def __init__(self, layout, packed):
+        super().__init__(layout.iter_unpack(packed))
+        self.layout, self.packed = layout, packed
+
+
+class PackedRecords(Sequence):
+    """Records kept as the plugin wrote them, unpacked when read: a long
+    run's probe records as tuples of ints were 100 MB, whose allocation
+    (its pages faulted in) was a fifth of the stream's thread's work,
+    when the analyses made as they came are all that read them."""
+
+    def __init__(self):
+        self._blocks = []   # (layout, bytes)
+        self._count = 0
+        self._unpacked = None
+
+    def add(self, block):
+        """Keeps a Block's records"""
+        self._blocks.append((block.layout, block.packed))
+        self._count += len(block)
+        self._unpacked = None
+
+    def __len__(self):
+        return self._count
+
+    def __iter__(self):
+        for layout, packed in self._blocks:
+            yield from layout.iter_unpack(packed)
+
+    def __getitem__(self, index):
+        if self._unpacked is None:
+            self._unpacked = list(self)
+        return self._unpacked[index]
+
+    def __eq__(self, other):
+        return isinstance(other, (list, PackedRecords)) and \
+            len(self) == len(other) and list(self) == list(other)
+
+    __hash__ = None
+
+
 def sections(path, exited):
     """Yields, as the plugin writes them to path: ("context", (id, kind,
-    key)), (TAG, [records as tuples]) for "switch", "probe" and "store",
+    key)), (TAG, Block: its records as tuples) for "switch", "probe" and
+    "store",
     ("through", N) (every record after it was made at N instructions or
     later), and last ("end", None) or ("restart", None). exited: a
     threading.Event set once QEMU has exited; CutShort if the file ends
@@ -87,8 +134,7 @@ def _section(data, pos, path):
             return None
         if data[end:end + 1] != b"\n":
             raise CutShort(f"{path}: its {tag} records are cut short")
-        return end + 1, (tag, list(layout.iter_unpack(
-            memoryview(data)[eol + 1:end])))
+        return end + 1, (tag, Block(layout, data[eol + 1:end]))
     if words[:1] == ["context"] and len(words) == 4:
         return eol + 1, ("context", (int(words[1]), words[2],
                                      int(words[3], 0)))
