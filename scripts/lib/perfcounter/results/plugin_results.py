@@ -83,7 +83,8 @@ class PluginResults:
     switches_dropped: int = 0
     probes: list = field(default_factory=list)  # (returned, start, insns,
     #          ns, context, value0, value1): an entry's first two arguments,
-    #          a return's value (and 0)
+    #          a return's value (and 0); a sequence of them (from a
+    #          stream: plugin_stream.PackedRecords)
     probes_dropped: int = 0
     stores: list = field(default_factory=list)  # (insns, ns, context id,
     #                                             address, value): watch=
