@@ -175,11 +175,14 @@ def test_a_results_file_has_the_records_after_the_streams(ctx, board):
         ends = [m.end() for m in re.finditer(rb"\nthrough \d+\n", stream)]
         during.path.write_bytes(stream[:ends[len(ends) // 2]])
         held = {tag: [] for tag in TAGS}
+        packed = plugin_stream.PackedRecords()  # (as the thread keeps them)
         with pytest.raises(plugin_stream.CutShort):
             for kind, records in plugin_stream.sections(during.path,
                                                         during.exited):
                 if kind in held:
                     held[kind] += records
+                if kind == "probe":
+                    packed.add(records)
         made = {"switch": whole.switches, "probe": whole.probes,
                 "store": whole.stores}
         for tag, records in made.items():
@@ -196,7 +199,8 @@ def test_a_results_file_has_the_records_after_the_streams(ctx, board):
                     tag.encode(), first, tag.encode(),
                     len(records) - first, fields, rest))
         results.write_bytes(data)
-        for streamed in (None, during.records):     # (those: all of them)
+        # read from the file; given all of them; given the stream's
+        for streamed in (None, during.records, dict(held, probe=packed)):
             again = plugin_results.read(results, streamed)
             assert (again.switches, again.probes, again.stores) == \
                 (whole.switches, whole.probes, whole.stores)

@@ -5,9 +5,10 @@ of this process reads them, follows the kernel objects' calls
 (kernel_objects.Calls) and the allocators' (heap.Requests), walks the
 task instances (instances.py), and makes the timeline's context and
 instance slices (contexts.slice_tails, instances.slice_tail; for a run
-that writes a timeline) and the CPU load in the default windows (cpu_load.Busy) as they come. Once
-QEMU has exited, what is left is the run's end: a long run's results
-no longer wait for walks of millions of records made after it.
+that writes a timeline) and the CPU load in the default windows
+(cpu_load.Busy) as they come. Once QEMU has exited, what is left is
+the run's end: a long run's results no longer wait for walks of
+millions of records made after it.
 
 The analyses are the same functions, given the same records in the
 same order, so the results are the same: the walk takes the records

@@ -155,7 +155,8 @@ def _read(data, path, streamed):
     if in_stream:
         for tag, found in _streamed(path, p.stream, in_stream,
                                     streamed).items():
-            blocks[tag] = found + blocks[tag] if blocks.get(tag) else found
+            blocks[tag] = [*found, *blocks[tag]] if blocks.get(tag) \
+                else found
     for tag, found in blocks.items():
         _records(p, tag, found)
     return p

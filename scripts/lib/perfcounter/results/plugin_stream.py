@@ -29,7 +29,7 @@ class Block(list):
 class PackedRecords(Sequence):
     """Records kept as the plugin wrote them, unpacked when read: a long
     run's probe records as tuples of ints were 100 MB, whose allocation
-    (its pages faulted in) was a fifth of the stream's thread's work,
+    (its pages faulted in) was an eighth of the stream's thread's work,
     when the analyses made as they came are all that read them."""
 
     def __init__(self):
