@@ -74,9 +74,9 @@ class DuringRun:
         # (imported here, while QEMU starts: not before it)
         from perfcounter.results import contexts, cpu_load, heap, \
             instances, kernel_objects, plugin_stream
-        # (the probes' records kept packed: only the analyses made as they
-        # come read them, and the results' count)
-        self.records["probe"] = plugin_stream.PackedRecords()
+        # (the records kept packed: the analyses made as they come read
+        # them once, and a run's outputs few of them again)
+        self.records = {tag: plugin_stream.PackedRecords() for tag in TAGS}
         self.stretches = stretches = contexts.Stretches()
         self.tails = tails = []     # contexts.slice_tails()
         self.busy = busy = cpu_load.Busy(cpu_load.DEFAULT_WINDOW_NS)
@@ -106,7 +106,7 @@ class DuringRun:
                 self.contexts.append(data)
                 walk.add_context(cid, what, key)
             elif kind == "switch":
-                self.records[kind] += data
+                self.records[kind].add(data)
                 made = list(stretches.add([s[:4] for s in data]
                                           if len(data[0]) > 4 else data))
                 if self.slices:
@@ -116,7 +116,7 @@ class DuringRun:
                 pending[0] += [(s[1], instances.SWITCH, s[0], s[3], None,
                                 s[4] if len(s) > 4 else 0) for s in data]
             elif kind == "store":
-                self.records[kind] += data
+                self.records[kind].add(data)
                 pending[1] += [(r[0], instances.STORE, r[1], r[3], r[4],
                                 r[5] if len(r) > 5 else 0) for r in data]
             elif kind == "probe":

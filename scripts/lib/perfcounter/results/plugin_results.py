@@ -83,8 +83,9 @@ class PluginResults:
     switches_dropped: int = 0
     probes: list = field(default_factory=list)  # (returned, start, insns,
     #          ns, context, value0, value1): an entry's first two arguments,
-    #          a return's value (and 0); a sequence of them (from a
-    #          stream: plugin_stream.PackedRecords)
+    #          a return's value (and 0); the switches, probes and
+    #          stores a sequence of them (from a stream:
+    #          plugin_stream.PackedRecords)
     probes_dropped: int = 0
     stores: list = field(default_factory=list)  # (insns, ns, context id,
     #                                             address, value): watch=
@@ -212,6 +213,10 @@ def _cycles_apart(records, fields):
     field after those, with cycles=; else [])"""
     if not records or len(records[0]) == fields:
         return records, []
+    from perfcounter.results.plugin_stream import PackedRecords
+    if isinstance(records, PackedRecords):
+        return records.fields(0, fields), \
+            [cycles for cycles, in records.fields(fields, 1)]
     return [r[:fields] for r in records], [r[fields] for r in records]
 
 

@@ -4,9 +4,11 @@ stream= file, records/stream.h; the format is docs/plugin-results.md):
 the contexts, the switches, the probes' and the stores' records, read
 while QEMU writes them, in the order written."""
 
+import bisect
 import struct
 import time
 from collections.abc import Sequence
+from itertools import islice
 
 FORMAT_LINE = b"perfctr-stream 1\n"
 POLL_SECONDS = 0.01         # between two reads that found nothing new
@@ -28,20 +30,30 @@ class Block(list):
 
 class PackedRecords(Sequence):
     """Records kept as the plugin wrote them, unpacked when read: a long
-    run's probe records as tuples of ints were 100 MB, whose allocation
-    (its pages faulted in) was an eighth of the stream's thread's work,
-    when the analyses made as they came are all that read them."""
+    run's records as tuples of ints (the switches', the probes', the
+    stores') were 100s of MB, whose allocation (its pages faulted in)
+    was a quarter of the stream's thread's work, when the analyses made
+    as they came are all that read most of them."""
 
     def __init__(self):
         self._blocks = []   # (layout, bytes)
+        self._starts = []   # each block's first record's index
         self._count = 0
-        self._unpacked = None
 
     def add(self, block):
         """Keeps a Block's records"""
         self._blocks.append((block.layout, block.packed))
+        self._starts.append(self._count)
         self._count += len(block)
-        self._unpacked = None
+
+    def fields(self, first, count):
+        """The same records, each as its fields first to first + count
+        (the others skipped unread)"""
+        kept = PackedRecords()
+        kept._starts, kept._count = self._starts, self._count
+        kept._blocks = [(_some_fields(layout, first, count), packed)
+                        for layout, packed in self._blocks]
+        return kept
 
     def __len__(self):
         return self._count
@@ -51,15 +63,39 @@ class PackedRecords(Sequence):
             yield from layout.iter_unpack(packed)
 
     def __getitem__(self, index):
-        if self._unpacked is None:
-            self._unpacked = list(self)
-        return self._unpacked[index]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._count)
+            if step != 1:
+                return list(self)[index]
+            return list(islice(self._from(start), max(0, stop - start)))
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("record index out of range")
+        return next(self._from(index))
+
+    def _from(self, index):
+        """The records from index on, unpacked from its block's on"""
+        block = bisect.bisect_right(self._starts, index) - 1
+        skip = index - self._starts[block] if block >= 0 else 0
+        for layout, packed in self._blocks[max(block, 0):]:
+            yield from layout.iter_unpack(
+                memoryview(packed)[skip * layout.size:])
+            skip = 0
 
     def __eq__(self, other):
         return isinstance(other, (list, PackedRecords)) and \
             len(self) == len(other) and list(self) == list(other)
 
     __hash__ = None
+
+
+def _some_fields(layout, first, count):
+    """layout (of 64-bit fields) reading only fields first to first +
+    count: the others are padding"""
+    fields = layout.format.lstrip("<")
+    return struct.Struct(f"<{8 * first}x{fields[first:first + count]}"
+                         f"{8 * (len(fields) - first - count)}x")
 
 
 def sections(path, exited):
