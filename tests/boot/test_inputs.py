@@ -308,7 +308,7 @@ def test_a_full_disk_loses_only_the_output_it_cannot_take(
         ctx, board, option, tmp_path):
     """An output that fails as it is written (ENOSPC: /dev/full, a
     full disk in CI) is one line naming it, exit 1; the others are
-    written (the timeline by a process of its own) and the profile
+    written (the timeline by a thread of its own) and the profile
     printed, but the flat profile of a gmon.out that could not be."""
     outputs = {"--gmon": "gmon.out", "--stacks": "stacks.txt",
                "--json": "run.json", "--timeline": "timeline.json"}

@@ -139,12 +139,12 @@ def write(result, options):
     readout.match_guest_reports(result.cores, result.output)
     timeline_written = None
     if options.timeline:
-        # written meanwhile (in a process of its own): the text's
-        # analyses and gprof's runs leave this one waiting
+        # written meanwhile (on a thread of its own): gprof's runs and
+        # the files' writes leave this one waiting
         from perfcounter.outputs import meanwhile, timeline
         timeline_written = meanwhile.begin(
-            f"writing {options.timeline}", timeline.write, options.timeline,
-            result, options.load_window_ns)
+            timeline.write, options.timeline, result,
+            options.load_window_ns)
     unwritten = Unwritten()
     try:
         status = _write_in_order(result, options, timeline_written,
