@@ -12,6 +12,7 @@ be made after the run. On tests/firmware/tasks.c (a tick handler that
 sends to a queue and gives a semaphore, tasks that block on them, an
 idle task that allocates)."""
 
+import random
 import re
 import struct
 import subprocess
@@ -99,6 +100,39 @@ def test_the_stream_holds_the_results_records_in_order(ctx, board):
                         for c in again.contexts.values()]
 
 
+def test_packed_records_read_as_the_list_they_hold():
+    """Host only: a stream's records kept as its blocks' bytes read as the
+    list of tuples they hold, by index and slice from any block (some
+    empty), and with the model's cycles given apart (cycles=)"""
+    layout = struct.Struct("<QqQQQ")
+    rng = random.Random(7)
+    records = [(rng.getrandbits(40), rng.getrandbits(40) - (1 << 39),
+                rng.getrandbits(8), rng.getrandbits(64), rng.getrandbits(64))
+               for _ in range(1000)]
+    packed, at = plugin_stream.PackedRecords(), 0
+    for size in (0, 3, 100, 1, 0, 500, 396):
+        packed.add(plugin_stream.Block(layout, b"".join(
+            layout.pack(*r) for r in records[at:at + size])))
+        at += size
+    assert len(packed) == 1000 and list(packed) == records == packed
+    for i in range(-1000, 1000):
+        assert packed[i] == records[i], i
+    for i in (1000, -1001):
+        with pytest.raises(IndexError):
+            packed[i]
+    for start in range(-5, 1005, 7):
+        for stop in (None, -1, 0, 3, 103, 104, 500, 999, 1000, 2000):
+            assert packed[start:stop] == records[start:stop]
+            assert packed[start:stop:2] == records[start:stop:2]
+    first, cycles = plugin_results._cycles_apart(packed, 4)
+    assert list(first) == [r[:4] for r in records] and \
+        first[-1] == records[-1][:4] and first[3:5] == \
+        [r[:4] for r in records[3:5]]
+    assert cycles == [r[4] for r in records]
+    assert plugin_results._cycles_apart(records, 4) == \
+        ([r[:4] for r in records], cycles)
+
+
 def test_the_results_file_leaves_the_records_to_the_stream(ctx, board):
     target = Target(ctx.firmware(board, TASKS), board)
     config = RunConfig(target, profile=EXACT)
@@ -130,14 +164,16 @@ def test_the_results_file_leaves_the_records_to_the_stream(ctx, board):
             assert f"\nrecords-in-stream {tag} {len(got)}\n".encode() \
                 in data
         assert result.plugin.stream == str(during.path)
-        # the thread's records, once it has read them all: not read again
-        assert result.plugin.probes is during.records["probe"]
-        # (the probes' kept packed, read as a list of tuples)
-        probes = result.plugin.probes
-        assert isinstance(probes, plugin_stream.PackedRecords)
-        assert len(probes) == len(alone.probes) > 2 and \
-            list(probes) == alone.probes and probes[1:3] == alone.probes[1:3] \
-            and probes[-1] == alone.probes[-1]
+        # the thread's records, once it has read them all: not read
+        # again, kept packed, read as lists of tuples
+        for tag, got, kept in (
+                ("switch", result.plugin.switches, alone.switches),
+                ("probe", result.plugin.probes, alone.probes),
+                ("store", result.plugin.stores, alone.stores)):
+            assert got is during.records[tag]
+            assert isinstance(got, plugin_stream.PackedRecords)
+            assert len(got) == len(kept) > 2 and list(got) == kept and \
+                got[1:3] == kept[1:3] and got[-1] == kept[-1], tag
         # read again without them: from the stream file it names
         again = plugin_results.read(config.plugin_results(tmp))
         for profile in (result.plugin, again):
