@@ -21,7 +21,7 @@ from perfcounter import boards
 from perfcounter.target import elf
 from perfcounter.outputs import gate
 from perfcounter.target import rtos
-from perfcounter.results import cpu_load
+from perfcounter.results import cpu_load, kernel_objects
 from perfcounter.paths import REPO
 
 import bootlib
@@ -510,6 +510,21 @@ def test_kernel_objects_per_object_and_operation(ctx, board_name):
                 if isinstance(e, dict) and e.get("cat") == "kernel object"]
     assert len(instants) == 6 * ticks
     assert sum(e["name"].endswith(" failed") for e in instants) == 2 * ticks
+
+
+def test_the_timeline_keeps_the_first_instants_and_the_counts_all(
+        monkeypatch):
+    """Host only: every operation counted, only the instants the timeline
+    draws kept (a long run makes millions)"""
+    monkeypatch.setattr(kernel_objects, "MAX_INSTANTS", 4)
+    found = kernel_objects.KernelObjects({}, [], [])
+    found.objects[0x100] = kernel_objects.KernelObject(0x100)
+    for i in range(10):
+        kernel_objects._account(found, None, "xQueueReceive", (0x100, 0),
+                                i % 2, 7, 1000 * i)
+    assert found.objects[0x100].operations == {"receive": [10, 5]}
+    assert found.events == [(1000 * i, 0x100, "receive", 7, i % 2 == 0)
+                            for i in range(4)]
 
 
 def test_the_gate_compares_each_tasks_worst_response(ctx):
