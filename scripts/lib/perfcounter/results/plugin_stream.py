@@ -50,7 +50,7 @@ class PackedRecords(Sequence):
         """The same records, each as its fields first to first + count
         (the others skipped unread)"""
         kept = PackedRecords()
-        kept._starts, kept._count = self._starts, self._count
+        kept._starts, kept._count = list(self._starts), self._count
         kept._blocks = [(_some_fields(layout, first, count), packed)
                         for layout, packed in self._blocks]
         return kept
