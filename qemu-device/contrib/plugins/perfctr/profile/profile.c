@@ -6,21 +6,9 @@
  * hook reports a block left before its end (a fault, an I/O access, a
  * target reached): the instructions that did not begin are taken back.
  * In exact mode each instruction also counts its own executions, inline,
- * or with call stacks in the callback each block entry makes.  In
- * sampling mode, a block whose entry takes the ticks to the next
- * sample (a conditional callback) takes the sample at the instruction
- * where they reach it, tentatively: if the block is left before that
- * instruction begins, the sample is undone.  So samples fall on exact
- * instruction boundaries and do not depend on the host, at the cost
- * of one inline add and one comparison per block.  Neither changes
- * what the guest sees: -icount is not touched.
- *
- * Sample k is taken at instruction k * period + U_k, with U_k drawn
- * evenly from [0, period) by a fixed pseudo-random sequence (jittered
- * systematic sampling): one sample per period, as many as with a fixed
- * period, every run draws the same ones, and they cannot lock onto a
- * periodic interrupt whose period is a multiple of the sampling period
- * (which would sample its handler always or never).
+ * or with call stacks in the callback each block entry makes; in
+ * sampling mode the ticks say when a sample falls (sample.c).  Neither
+ * changes what the guest sees: -icount is not touched.
  *
  * Call stacks follow the flow of control between blocks: at the entry
  * of a block, the last instruction executed before it (a call, a
@@ -57,51 +45,11 @@
 #include "profile/lazy.h"
 #include "profile/pairs.h"
 #include "profile/profile.h"
+#include "profile/sample.h"
 #include "profile/unwind.h"
-
-#define NOWHERE UINT64_MAX
-/*
- * Flat (lazy.c): a followed block's end, added to the ticks, so that
- * the next block's check for a sample also calls back for it (one
- * check a block, not two)
- */
-#define TICKS_FOLLOWED (UINT64_C(1) << 62)
-
-/* Per vCPU, in the translated code */
-typedef struct InlineState {
-    uint64_t ticks;         /* instructions executed, less those consumed */
-    uint64_t followed;      /* sampling: the block just ended, if followed */
-    uint64_t lazy;          /* calls followed lazily: lazy.h */
-    uint64_t returned;      /* the block of the return noted there */
-} InlineState;
-
-/* A sample taken at a block's entry, undone if the block is left early */
-typedef struct Tentative {
-    size_t insn;            /* in the block */
-    uint64_t gap;           /* the ticks it deferred the next sample by */
-    uint64_t offset, random;    /* the sampling state before it */
-} Tentative;
-
-typedef struct Vcpu {
-    Block *block;           /* exact: the block entered last, or NULL */
-    uint64_t block_ticks;   /* ticks when it was last charged */
-    uint64_t block_began;   /* its instructions begun this time */
-    CallStack *calls;       /* of the context that runs */
-    uint64_t consumed;      /* instructions taken off the ticks */
-    uint64_t start;         /* instructions before the profile started */
-    uint64_t offset;        /* U_k of the last sample */
-    uint64_t random;        /* the offsets' state (xorshift64) */
-    uint64_t not_begun;     /* of the running block, in a callback in it */
-    /* Samples taken at the entry of the block entered last */
-    Block *sampled;
-    uint64_t sampled_ticks; /* the ticks after them (while it runs) */
-    GArray *tentative;
-    InlineState *inline_state;  /* its entry in the scoreboard */
-} Vcpu;
+#include "profile/vcpu.h"
 
 static const PerfctrConfig *config;
-/* Sampling: a sample is taken when the ticks reach 2 * period */
-static uint64_t sample_at;
 static struct qemu_plugin_scoreboard *inline_board;
 static qemu_plugin_u64 ticks, followed, lazy, returned;
 static GMutex lock;
@@ -120,24 +68,23 @@ static bool calls_lazy, calls_flat;
  */
 static bool counted_at_entry;
 
-static void enter(void)
+void profile_enter(void)
 {
     config_lock(config, &lock);
 }
 
-static void leave(void)
+void profile_leave(void)
 {
     config_unlock(config, &lock);
 }
 
-static Vcpu *vcpu_state(unsigned index)
+Vcpu *profile_vcpu(unsigned index)
 {
     Vcpu *v;
 
     while (vcpus->len <= index) {
         v = g_new0(Vcpu, 1);
-        v->random = UINT64_C(0x9e3779b97f4a7c15) + vcpus->len;
-        v->tentative = g_array_new(false, false, sizeof(Tentative));
+        sample_vcpu_new(v, vcpus->len);
         g_ptr_array_add(vcpus, v);
     }
     v = g_ptr_array_index(vcpus, index);
@@ -150,29 +97,6 @@ static Vcpu *vcpu_state(unsigned index)
         v->inline_state = qemu_plugin_scoreboard_find(inline_board, index);
     }
     return v;
-}
-
-/* Instructions executed on the vCPU so far (begun, in a callback) */
-static uint64_t executed_total(Vcpu *v)
-{
-    return v->consumed + (v->inline_state->ticks & ~TICKS_FOLLOWED) -
-           v->not_begun;
-}
-
-/* The next sample's offset into its period */
-static uint64_t next_offset(Vcpu *v)
-{
-    v->random ^= v->random << 13;
-    v->random ^= v->random >> 7;
-    v->random ^= v->random << 17;
-    return v->random % config->period;
-}
-
-/* Take gap instructions off the ticks: the next sample is gap later */
-static void defer_sample(Vcpu *v, uint64_t gap)
-{
-    v->inline_state->ticks -= gap;
-    v->consumed += gap;
 }
 
 /*
@@ -273,7 +197,7 @@ static Block *leaving(Vcpu *v, uint64_t *executed)
     last = v->block;
     if (last) {
         /* (all of them: a snapshot may have charged some already) */
-        charge_running(v, executed_total(v));
+        charge_running(v, profile_vcpu_executed(v));
         *executed = v->block_began;
     }
     return last;
@@ -319,6 +243,19 @@ static void leave_for(Vcpu *v, unsigned index, uint64_t next,
     }
 }
 
+void profile_follow_before_sample(Vcpu *v, unsigned index,
+                                  const Block *block)
+{
+    if (v->inline_state->ticks & TICKS_FOLLOWED) {
+        /* Flat: the block before was followed; followed before this one */
+        v->inline_state->ticks -= TICKS_FOLLOWED + block->n;
+        leave_for(v, index, block->pc, NULL);
+        v->inline_state->ticks += block->n;
+    } else if (calls_lazy && !calls_flat) {
+        settle(v, index, NOWHERE, true);
+    }
+}
+
 /*
  * A block's entry (udata): every one in exact mode, in sampling mode
  * those after a block that is followed
@@ -328,21 +265,21 @@ static void block_entered(unsigned index, void *udata)
     Block *next = udata;
     Vcpu *v;
 
-    enter();
-    v = vcpu_state(index);
+    profile_enter();
+    v = profile_vcpu(index);
     leave_for(v, index, next->pc, NULL);
     v->block = next;
-    v->block_ticks = executed_total(v);
+    v->block_ticks = profile_vcpu_executed(v);
     v->block_began = 0;
-    leave();
+    profile_leave();
 }
 
 /* A block's entry (udata) after a lazy return was not cancelled there */
 static void block_entered_less_one(unsigned index, void *udata)
 {
-    enter();
-    vcpu_state(index)->inline_state->lazy++;   /* what the block took */
-    leave();
+    profile_enter();
+    profile_vcpu(index)->inline_state->lazy++;   /* what the block took */
+    profile_leave();
     block_entered(index, udata);
 }
 
@@ -351,167 +288,76 @@ static void block_entered_not_taken(unsigned index, void *udata)
 {
     Block *block = udata;
 
-    enter();
-    settle_flat(vcpu_state(index), index, block->pc);
-    leave();
+    profile_enter();
+    settle_flat(profile_vcpu(index), index, block->pc);
+    profile_leave();
 }
 
 /* After an instruction that writes the stack pointer (udata: how) */
 static void sp_written(unsigned index, void *udata)
 {
-    enter();
+    profile_enter();
     contexts_sp_written(index, (uintptr_t)udata == SP_SWITCHED);
-    leave();
+    profile_leave();
 }
 
 /* Before an instruction that switches stacks, QEMU keeping sp's moves */
 static void sp_switching(unsigned index, void *udata)
 {
-    enter();
+    profile_enter();
     contexts_sp_switching(index);
-    leave();
-}
-
-/* Take a sample at pc; the gap it deferred the next one by */
-static uint64_t take_sample(Vcpu *v, uint64_t pc)
-{
-    uint64_t offset = next_offset(v);
-    uint64_t gap = config->period + offset - v->offset;
-
-    defer_sample(v, gap);
-    v->offset = offset;
-    (*pair_counter(histogram, pc, 0))++;
-    if (config->stacks) {
-        charges_add(v->calls->node, pc, 1);
-    }
-    return gap;
-}
-
-/* Under a QEMU without the hook: at the instruction at pc (udata) */
-static void sample(unsigned index, void *udata)
-{
-    enter();
-    take_sample(vcpu_state(index), (uintptr_t)udata);
-    leave();
-}
-
-/*
- * At the entry of a block (udata), its instructions counted, which takes
- * the ticks to the next sample: the instructions of it where they reach
- * each sample are the samples, until the block is left before one.
- */
-static void sample_block(unsigned index, void *udata)
-{
-    Block *block = udata;
-    Vcpu *v;
-
-    enter();
-    v = vcpu_state(index);
-    if (v->inline_state->ticks & TICKS_FOLLOWED) {
-        /* Flat: the block before was followed; followed before this one */
-        v->inline_state->ticks -= TICKS_FOLLOWED + block->n;
-        leave_for(v, index, block->pc, NULL);
-        v->inline_state->ticks += block->n;
-    } else if (calls_lazy && !calls_flat) {
-        settle(v, index, NOWHERE, true);
-    }
-    g_array_set_size(v->tentative, 0);
-    while (v->inline_state->ticks >= sample_at) {
-        uint64_t before = v->inline_state->ticks - block->n;
-        Tentative t = {
-            .insn = sample_at - 1 - before,
-            .offset = v->offset,
-            .random = v->random,
-        };
-
-        t.gap = take_sample(v, block->insn_pc[t.insn]);
-        g_array_append_val(v->tentative, t);
-    }
-    v->sampled = block;
-    v->sampled_ticks = v->inline_state->ticks;
-    leave();
-}
-
-/* Undo a sample taken at the entry of block */
-static void undo_sample(Vcpu *v, Block *block, const Tentative *t)
-{
-    uint64_t pc = block->insn_pc[t->insn];
-
-    (*pair_counter(histogram, pc, 0))--;
-    if (config->stacks) {
-        charges_add(v->calls->node, pc, -1);
-    }
-    v->inline_state->ticks += t->gap;
-    v->consumed -= t->gap;
-    v->offset = t->offset;
-    v->random = t->random;
+    profile_leave();
 }
 
 void profile_block_left(unsigned index, uint64_t not_begun)
 {
     Vcpu *v;
-    GArray *tentative;
 
-    enter();
-    v = vcpu_state(index);
+    profile_enter();
+    v = profile_vcpu(index);
     /* A followed end its last instruction noted before it did not begin */
     v->inline_state->ticks &= ~TICKS_FOLLOWED;
-    tentative = v->tentative;
-    if (tentative->len &&
-        v->inline_state->ticks == v->sampled_ticks) {
-        /* The block sampled at its entry: undo those not reached */
-        size_t began = v->sampled->n - not_begun;
-
-        while (tentative->len &&
-               g_array_index(tentative, Tentative,
-                             tentative->len - 1).insn >= began) {
-            undo_sample(v, v->sampled,
-                        &g_array_index(tentative, Tentative,
-                                       tentative->len - 1));
-            g_array_set_size(tentative, tentative->len - 1);
-        }
-    }
-    g_array_set_size(tentative, 0);
+    sample_block_left(v, not_begun);
     v->inline_state->ticks -= not_begun;
     /* Its last instruction, which may have stored it, did not begin */
     v->inline_state->followed = 0;
     v->inline_state->lazy &= ~LAZY_FOLLOWED;
-    leave();
+    profile_leave();
 }
 
 uint64_t profile_executed(unsigned index)
 {
-    return executed_total(vcpu_state(index));
+    return profile_vcpu_executed(profile_vcpu(index));
 }
 
 void profile_irq_pended(unsigned index, uint64_t number)
 {
-    enter();
+    profile_enter();
     contexts_irq_pended(index, number);
-    leave();
+    profile_leave();
 }
 
 void profile_irq_cleared(unsigned index, uint64_t number)
 {
-    enter();
+    profile_enter();
     contexts_irq_cleared(index, number);
-    leave();
+    profile_leave();
 }
 
 unsigned profile_running_context(unsigned index)
 {
     unsigned id;
 
-    enter();
+    profile_enter();
     id = contexts_running(index);
-    leave();
+    profile_leave();
     return id;
 }
 
 void profile_switch(unsigned index, CallStack *to)
 {
-    Vcpu *v = vcpu_state(index);
-    uint64_t now = executed_total(v);
+    Vcpu *v = profile_vcpu(index);
+    uint64_t now = profile_vcpu_executed(v);
 
     if (calls_flat) {
         settle_flat(v, index, NOWHERE);
@@ -531,24 +377,23 @@ void profile_switch(unsigned index, CallStack *to)
 void profile_exception_entered(unsigned index, uint64_t number,
                                uint64_t resume_pc, uint64_t sp)
 {
-    enter();
-    leave_for(vcpu_state(index), index, resume_pc, &sp);
+    profile_enter();
+    leave_for(profile_vcpu(index), index, resume_pc, &sp);
     contexts_entered(index, number, sp);
-    leave();
+    profile_leave();
 }
 
 void profile_exception_returned(unsigned index, uint64_t number,
                                 uint64_t pc, uint64_t sp)
 {
-    enter();
+    profile_enter();
     contexts_returned_m(index, number, pc, sp);
-    leave();
+    profile_leave();
 }
 
 void profile_init(const PerfctrConfig *cfg)
 {
     config = cfg;
-    sample_at = 2 * config->period;
     counted_at_entry = config->stacks && !config->period &&
                        config->counts_blocks;
     g_mutex_init(&lock);
@@ -566,6 +411,7 @@ void profile_init(const PerfctrConfig *cfg)
     vcpus = g_ptr_array_new();
     blocks = g_ptr_array_new();
     histogram = pair_table_new();
+    sample_init(cfg, histogram, ticks);
     charges_init();
     follow_init(cfg);
     calltree_init();
@@ -637,11 +483,7 @@ static void instrument_entry(struct qemu_plugin_tb *tb, Block *block,
     qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(
         tb, QEMU_PLUGIN_INLINE_ADD_U64, ticks, block->n);
     if (config->period) {
-        /* (flat: it follows too) */
-        qemu_plugin_register_vcpu_tb_exec_cond_cb(
-            tb, sample_block,
-            lazy_flat() ? QEMU_PLUGIN_CB_R_REGS : QEMU_PLUGIN_CB_NO_REGS,
-            QEMU_PLUGIN_COND_GE, ticks, sample_at, block);
+        sample_instrument_block(tb, block, lazy_flat());   /* (it follows) */
     }
 }
 
@@ -694,9 +536,7 @@ void profile_instrument(struct qemu_plugin_tb *tb)
                 insn, QEMU_PLUGIN_INLINE_ADD_U64, ticks, 1);
         }
         if (config->period && !config->counts_blocks) {
-            qemu_plugin_register_vcpu_insn_exec_cond_cb(
-                insn, sample, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_COND_GE,
-                ticks, sample_at, (void *)(uintptr_t)pc);
+            sample_instrument_insn(insn, pc);
         } else if (block->counts) {
             qemu_plugin_u64 count = { block->counts, i * sizeof(uint64_t) };
 
@@ -737,9 +577,9 @@ void profile_instrument(struct qemu_plugin_tb *tb)
         lazy_instrument_exit(insn, block);
     }
     instrument_entry(tb, block, calls);
-    enter();
+    profile_enter();
     g_ptr_array_add(blocks, block);
-    leave();
+    profile_leave();
 }
 
 void profile_vcpu_init(unsigned index)
@@ -749,37 +589,34 @@ void profile_vcpu_init(unsigned index)
     if (!config->period) {
         return;
     }
-    enter();
-    v = vcpu_state(index);
-    /* The first sample at instruction U_0 + 1 (counting from 1) */
-    v->offset = next_offset(v);
-    v->inline_state->ticks = sample_at - v->offset - 1;
-    v->consumed = -v->inline_state->ticks;      /* none executed */
-    leave();
+    profile_enter();
+    v = profile_vcpu(index);
+    sample_vcpu_start(v);
+    profile_leave();
 }
 
 void profile_restart(unsigned index, uint64_t not_begun)
 {
     int vcpu;
 
-    enter();
-    vcpu_state(index)->not_begun = config->counts_blocks ? not_begun : 0;
+    profile_enter();
+    profile_vcpu(index)->not_begun = config->counts_blocks ? not_begun : 0;
     pair_table_clear(histogram);
     charges_restart(blocks);
     follow_restart(blocks);
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
-        Vcpu *v = vcpu_state(vcpu);
+        Vcpu *v = profile_vcpu(vcpu);
 
         /* The calls made so far stay on the stacks: they still return */
-        v->start = executed_total(v);
+        v->start = profile_vcpu_executed(v);
         v->block_ticks = v->start;
     }
     calltree_restart();
     if (config->stacks) {
         contexts_restart();             /* (followed with stacks only) */
     }
-    vcpu_state(index)->not_begun = 0;
-    leave();
+    profile_vcpu(index)->not_begun = 0;
+    profile_leave();
 }
 
 /*
@@ -817,10 +654,10 @@ void profile_write(FILE *out)
     uint64_t total = 0;
     int vcpu;
 
-    enter();
+    profile_enter();
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
-        Vcpu *v = vcpu_state(vcpu);
-        uint64_t now = executed_total(v);
+        Vcpu *v = profile_vcpu(vcpu);
+        uint64_t now = profile_vcpu_executed(v);
         Block *call;
 
         total += now - v->start;
@@ -849,5 +686,5 @@ void profile_write(FILE *out)
     follow_write(out, blocks, made);
     calltree_write(out);
     charges_write(out);
-    leave();
+    profile_leave();
 }
