@@ -10,7 +10,9 @@ task, the timeline, and the same on every run.
 """
 
 import json
+import os
 import re
+import struct
 import subprocess
 import tempfile
 from pathlib import Path
@@ -19,7 +21,7 @@ import pytest
 
 from perfcounter import boards
 from perfcounter.target import elf
-from perfcounter.outputs import gate
+from perfcounter.outputs import flat_profile, gate
 from perfcounter.target import rtos
 from perfcounter.results import cpu_load, kernel_objects
 from perfcounter.paths import REPO
@@ -302,12 +304,100 @@ def test_the_flat_profiles_are_gprofs_of_the_image_itself(ctx, board_name):
         read = [gprof.tool(board), "-b", "-p"]
         gmons = list(Path(tmp).glob("gmon*.out"))
         assert len(gmons) > 1 + len(WORK_TASKS), gmons
+        printed = per_task_texts(proc.stdout)
+        assert len(printed) == len(gmons) - 1, printed.keys()
+        functions = flat_profile.functions(Target(image, board))
         for path in gmons:
             flat = subprocess.run(read + [image, path], capture_output=True,
                                   text=True).stdout
             assert flat.startswith("Flat profile:"), flat
             assert subprocess.run(read + [copy, path], capture_output=True,
                                   text=True).stdout == flat, path.name
+            if path.name == "gmon.out":
+                continue        # (the run's, with its calls: gprof's)
+            # Made here, byte for byte gprof's (not gprof's by fallback)
+            histogram, unit = gmon_histogram(path, board.address_bytes)
+            assert flat_profile.text(histogram, functions, *unit) == flat
+            assert printed[path.name] == flat, path.name
+
+
+def test_each_tasks_flat_profile_is_gprofs_where_the_model_is_not(ctx):
+    """The tasks' flat profiles cost two runs of gprof, the run's and
+    the tasks' summed; where gprof disagrees with the flat profiles made
+    here on that sum, gprof makes each one: the report is gprof's all
+    the same.  (gprof here is the board's, behind a script that counts
+    its runs.)"""
+    import shutil
+    from perfcounter import Target
+    from perfcounter.outputs import gprof, task_gmon
+    board = boards.get("mps2-an385")
+    target = Target(ctx.firmware(board, TASKS), board)
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = Path(tmp) / "gprof-runs"
+        wrapper = Path(tmp) / "bin" / gprof.tool(board)
+        wrapper.parent.mkdir()
+        wrapper.write_text(f"#!/bin/sh\necho run >> {runs}\n"
+                           f'exec {shutil.which(gprof.tool(board))} "$@"\n')
+        wrapper.chmod(0o755)
+        proc = subprocess.run(
+            [str(PROFILE), "--board", board.name, "--sample", "--per-task",
+             "--gmon", "gmon.out", target.path], cwd=tmp,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=300, env=dict(os.environ, PATH=f"{wrapper.parent}:"
+                                                   f"{os.environ['PATH']}"))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert runs.read_text() == "run\nrun\n"
+        written = []
+        for label, name in re.findall(r"^(.+) \((gmon\..+\.out)\):$",
+                                      proc.stdout, re.M):
+            histogram, unit = gmon_histogram(Path(tmp) / name,
+                                             board.address_bytes)
+            written.append((label, Path(tmp) / name, histogram))
+        assert len(written) > 1 + len(WORK_TASKS), proc.stdout
+        model = flat_profile.functions(target)
+        # Each function credited with what the one after it ran
+        wrong = flat_profile.Functions(model.starts,
+                                       model.names[1:] + model.names[:1])
+        agreed = task_gmon.start(target, written, unit)()
+        original = flat_profile.functions
+        flat_profile.functions = lambda target: wrong
+        try:
+            disagreed = task_gmon.start(target, written, unit)()
+        finally:
+            flat_profile.functions = original
+        by_gprof = [gprof.run(target, path, "-p") for _, path, _ in written]
+    assert agreed == disagreed
+    assert disagreed.split("(--per-task):\n", 1)[1] == "".join(
+        f"\n{label} ({path}):\n{text}"
+        for (label, path, _), text in zip(written, by_gprof))
+    assert flat_profile.text(written[0][2], wrong, *unit) != by_gprof[0]
+
+
+def per_task_texts(stdout):
+    """--per-task's flat profiles as printed: {gmon file name: text}."""
+    part = stdout.split("(--per-task):\n", 1)[1]
+    pieces = re.split(r"^\n?.+ \((gmon\..+\.out)\):\n", part, flags=re.M)
+    return dict(zip(pieces[1::2], pieces[2::2]))
+
+
+def gmon_histogram(path, address_bytes):
+    """({pc: count}, (rate, dimension, abbreviation)) of a gmon.out's
+    histogram records (gmon.py writes them; repeated ones add up)."""
+    pc = "Q" if address_bytes == 8 else "I"
+    header = struct.Struct(f"<{pc}{pc}II15sc")
+    data = path.read_bytes()
+    histogram, unit, at = {}, None, 20
+    while at < len(data) and data[at] == 0:
+        low, _, bins, rate, dimension, abbrev = header.unpack_from(data,
+                                                                   at + 1)
+        at += 1 + header.size
+        for k, count in enumerate(struct.unpack_from(f"<{bins}H", data,
+                                                     at)):
+            if count:
+                histogram[low + 2 * k] = histogram.get(low + 2 * k, 0) + count
+        at += 2 * bins
+        unit = rate, dimension.rstrip(b"\0").decode(), abbrev.decode()
+    return histogram, unit
 
 
 def gmon_histogram_unit(path):

@@ -71,7 +71,7 @@ def write(result, options, report=say, unwritten=None):
         pattern = task_gmon.pattern(options.gmon)
         with unwritten.writing(pattern):
             written = task_gmon.write(profile, target, options.gmon, unit)
-            per_task = task_gmon.start(target, written)
+            per_task = task_gmon.start(target, written, unit)
     if profile.depth_lost:
         report(f"profile: {profile.depth_lost} calls went deeper than "
                f"the profiler follows; their time is charged to the "
