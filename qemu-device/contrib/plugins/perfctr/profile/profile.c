@@ -78,7 +78,8 @@ void profile_leave(void)
     config_unlock(config, &lock);
 }
 
-Vcpu *profile_vcpu(unsigned index)
+/* A vCPU's state made, or its scoreboard entry looked up (again) */
+static Vcpu *vcpu_found(unsigned index)
 {
     Vcpu *v;
 
@@ -88,15 +89,31 @@ Vcpu *profile_vcpu(unsigned index)
         g_ptr_array_add(vcpus, v);
     }
     v = g_ptr_array_index(vcpus, index);
-    if (config->threads || !v->inline_state) {
-        /*
-         * It moves when QEMU grows its scoreboards for a new vCPU (from
-         * the 17th on): looked up at each callback when there are
-         * several, which costs as much as the callback's own work
-         */
-        v->inline_state = qemu_plugin_scoreboard_find(inline_board, index);
-    }
+    /*
+     * It moves when QEMU grows its scoreboards for a new vCPU (from the
+     * 17th on): looked up at each callback when there are several,
+     * which costs as much as the callback's own work
+     */
+    v->inline_state = qemu_plugin_scoreboard_find(inline_board, index);
     return v;
+}
+
+/* The vCPU's state, in a load or two while there is one vCPU */
+static inline Vcpu *vcpu_state(unsigned index)
+{
+    if (index < vcpus->len && !config->threads) {
+        Vcpu *v = g_ptr_array_index(vcpus, index);
+
+        if (v->inline_state) {
+            return v;
+        }
+    }
+    return vcpu_found(index);
+}
+
+Vcpu *profile_vcpu(unsigned index)
+{
+    return vcpu_state(index);
 }
 
 /*
@@ -266,7 +283,7 @@ static void block_entered(unsigned index, void *udata)
     Vcpu *v;
 
     profile_enter();
-    v = profile_vcpu(index);
+    v = vcpu_state(index);
     leave_for(v, index, next->pc, NULL);
     v->block = next;
     v->block_ticks = profile_vcpu_executed(v);
@@ -278,7 +295,7 @@ static void block_entered(unsigned index, void *udata)
 static void block_entered_less_one(unsigned index, void *udata)
 {
     profile_enter();
-    profile_vcpu(index)->inline_state->lazy++;   /* what the block took */
+    vcpu_state(index)->inline_state->lazy++;   /* what the block took */
     profile_leave();
     block_entered(index, udata);
 }
@@ -289,7 +306,7 @@ static void block_entered_not_taken(unsigned index, void *udata)
     Block *block = udata;
 
     profile_enter();
-    settle_flat(profile_vcpu(index), index, block->pc);
+    settle_flat(vcpu_state(index), index, block->pc);
     profile_leave();
 }
 
@@ -314,7 +331,7 @@ void profile_block_left(unsigned index, uint64_t not_begun)
     Vcpu *v;
 
     profile_enter();
-    v = profile_vcpu(index);
+    v = vcpu_state(index);
     /* A followed end its last instruction noted before it did not begin */
     v->inline_state->ticks &= ~TICKS_FOLLOWED;
     sample_block_left(v, not_begun);
@@ -327,7 +344,7 @@ void profile_block_left(unsigned index, uint64_t not_begun)
 
 uint64_t profile_executed(unsigned index)
 {
-    return profile_vcpu_executed(profile_vcpu(index));
+    return profile_vcpu_executed(vcpu_state(index));
 }
 
 void profile_irq_pended(unsigned index, uint64_t number)
@@ -356,7 +373,7 @@ unsigned profile_running_context(unsigned index)
 
 void profile_switch(unsigned index, CallStack *to)
 {
-    Vcpu *v = profile_vcpu(index);
+    Vcpu *v = vcpu_state(index);
     uint64_t now = profile_vcpu_executed(v);
 
     if (calls_flat) {
@@ -378,7 +395,7 @@ void profile_exception_entered(unsigned index, uint64_t number,
                                uint64_t resume_pc, uint64_t sp)
 {
     profile_enter();
-    leave_for(profile_vcpu(index), index, resume_pc, &sp);
+    leave_for(vcpu_state(index), index, resume_pc, &sp);
     contexts_entered(index, number, sp);
     profile_leave();
 }
@@ -590,7 +607,7 @@ void profile_vcpu_init(unsigned index)
         return;
     }
     profile_enter();
-    v = profile_vcpu(index);
+    v = vcpu_state(index);
     sample_vcpu_start(v);
     profile_leave();
 }
@@ -600,12 +617,12 @@ void profile_restart(unsigned index, uint64_t not_begun)
     int vcpu;
 
     profile_enter();
-    profile_vcpu(index)->not_begun = config->counts_blocks ? not_begun : 0;
+    vcpu_state(index)->not_begun = config->counts_blocks ? not_begun : 0;
     pair_table_clear(histogram);
     charges_restart(blocks);
     follow_restart(blocks);
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
-        Vcpu *v = profile_vcpu(vcpu);
+        Vcpu *v = vcpu_state(vcpu);
 
         /* The calls made so far stay on the stacks: they still return */
         v->start = profile_vcpu_executed(v);
@@ -615,7 +632,7 @@ void profile_restart(unsigned index, uint64_t not_begun)
     if (config->stacks) {
         contexts_restart();             /* (followed with stacks only) */
     }
-    profile_vcpu(index)->not_begun = 0;
+    vcpu_state(index)->not_begun = 0;
     profile_leave();
 }
 
@@ -656,7 +673,7 @@ void profile_write(FILE *out)
 
     profile_enter();
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
-        Vcpu *v = profile_vcpu(vcpu);
+        Vcpu *v = vcpu_state(vcpu);
         uint64_t now = profile_vcpu_executed(v);
         Block *call;
 
