@@ -673,9 +673,23 @@ def test_cpu_load_over_time_per_task_and_handler(ctx, board_name):
         pairs = cpu_load.dense(c, coarse["load"]["windows"])
         assert pairs == [fine[2 * k] + fine[2 * k + 1]
                          for k in range(len(pairs))]
-    # the timeline's counter track: a sample per window, 100% in each
+    # the timeline's counter track: a sample per window, 100% in each,
+    # every context's percent in the first and in each after, but a 0
+    # after a 0 (both viewers read one left out as 0 there)
     counters = [e for e in trace["traceEvents"]
                 if e["ph"] == "C" and e["name"] == "CPU load %"]
     assert len(counters) == n
     assert all(abs(sum(e["args"].values()) - 100) < 0.01 for e in counters)
+    assert set(counters[0]["args"]) == set(series)
+    left_out = 0
+    for k, e in enumerate(counters):
+        length = min(1_000_000, until - k * 1_000_000)
+        for name, busy in series.items():
+            if name in e["args"]:
+                assert abs(e["args"][name] - 100 * busy[k] / length) \
+                    < 0.001, (k, name)
+            else:
+                assert busy[k] == busy[k - 1] == 0 < k, (k, name)
+                left_out += 1
+    assert left_out > 0
     assert "CPU load in windows of 1 ms" in out

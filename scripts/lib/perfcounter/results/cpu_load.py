@@ -189,32 +189,46 @@ def report(load, profile, target):
 
 def trace_events(load, profile, target, pid):
     """Chrome trace counter events: a "CPU load" track of each context's
-    percent of each window (Perfetto stacks them).  They come encoded,
-    as JSON text (timeline.write: a 20 s run has 20,000 windows of 100
-    contexts)."""
+    percent of each window (Perfetto stacks them).  A context's 0 is left
+    out of a window after one where it was 0 too: Perfetto holds a
+    counter's last value and chrome://tracing reads one left out as 0,
+    so both read 0 there; the first window has every context's.  They
+    come encoded, as JSON text (timeline.write: a 20 s run has 20,000
+    windows of 109 contexts, 2.2 M values of which 0.38 M are kept)."""
     names = contexts.labels(profile, target)
     order = [c.id for c in contexts.used(profile) if c.id in load.busy]
-    # each window's "name":percent, a column per context
     percents = _Percents(load.window_ns)
-    rows = zip(*[_encoded(json.dumps(names[cid]) + ":", load, cid, percents)
-                 for cid in order]) if order else [()] * load.windows
+    values = [[] for _ in range(load.windows)]     # each window's
+    for cid in order:
+        _add_values(values, json.dumps(names[cid]) + ":", load, cid,
+                    percents)
     head = f'{{"ph":"C","name":"CPU load %","pid":{pid},"tid":0,"ts":'
     return [f'{head}{trace_time.us(k * load.window_ns)},"args":{{' +
-            ",".join(values) + "}}"
-            for k, values in enumerate(rows)]
+            ",".join(texts) + "}}"
+            for k, texts in enumerate(values)]
 
 
-def _encoded(key, load, cid, percents):
-    """[key + context cid's percent of each window, as JSON]: made once
-    per value (most are a sleeping task's 0) and looked up without a
-    Python step per window (the 20 s run's 2.2 M values); percents: the
-    percents' texts by ns, shared by the contexts (that run's 109
-    contexts have 69,427 values of their own, 10,114 in all)"""
+def _add_values(values, key, load, cid, percents):
+    """key + context cid's percent, as JSON, added to values[k] for each
+    window k it is kept in (see trace_events); percents: the percents'
+    texts by ns, shared by the contexts (the 20 s run's 109 contexts
+    have 10,114 values in all)"""
     busy = load.busy[cid]
-    column = list(map(_Texts(key, percents).__getitem__, busy))
-    if column:      # (the last window is cut at the end)
-        column[-1] = key + _percent(load.last_share(cid))
-    return column
+    if not busy:
+        return
+    texts = _Texts(key, percents)
+    zero = texts[0]
+    last = len(busy) - 1
+    if not busy[0]:
+        values[0].append(zero)
+    # (a Python step per window the context ran in, and the 0 after:
+    # most windows are a sleeping task's 0 after another)
+    for k in compress(range(last), busy):
+        values[k].append(texts[busy[k]])
+        if not busy[k + 1]:
+            values[k + 1].append(zero)
+    if busy[last]:      # (the last window is cut at the end)
+        values[last].append(key + _percent(load.last_share(cid)))
 
 
 class _Percents(dict):
