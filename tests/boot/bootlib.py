@@ -3,6 +3,7 @@
 
 import json
 import re
+import struct
 
 import perfcounter
 from perfcounter.paths import REPO
@@ -195,3 +196,23 @@ def assert_counts(rec, **expected):
              if rec.get(k) != v}
     assert not wrong, "counts (got, expected): " + ", ".join(
         f"{k}={g} expected {e}" for k, (g, e) in wrong.items())
+
+
+def gmon_histogram(path, address_bytes):
+    """({pc: count}, (rate, dimension, abbreviation)) of a gmon.out's
+    histogram records (gmon.py writes them; repeated ones add up)."""
+    pc = "Q" if address_bytes == 8 else "I"
+    header = struct.Struct(f"<{pc}{pc}II15sc")
+    data = path.read_bytes()
+    histogram, unit, at = {}, None, 20
+    while at < len(data) and data[at] == 0:
+        low, _, bins, rate, dimension, abbrev = header.unpack_from(data,
+                                                                   at + 1)
+        at += 1 + header.size
+        for k, count in enumerate(struct.unpack_from(f"<{bins}H", data,
+                                                     at)):
+            if count:
+                histogram[low + 2 * k] = histogram.get(low + 2 * k, 0) + count
+        at += 2 * bins
+        unit = rate, dimension.rstrip(b"\0").decode(), abbrev.decode()
+    return histogram, unit

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import bootlib
 from bootlib import json_schema_errors as schema_errors
 from perfcounter import boards
 from perfcounter.outputs import gate, gmon
@@ -635,6 +636,21 @@ def test_a_gmon_out_is_replaced_whole(tmp_path):
     link.symlink_to(path)
     gmon.write(link, {0x100: 2}, {(0x100, 0x400): 4}, 1000)
     assert link.is_symlink() and gmon.read_arcs(path) == {(0x100, 0x400): 4}
+
+
+@pytest.mark.parametrize("counts", [
+    (1, 65_535, 0), (65_536, 0, 3), (3 * 65_535, 2 * 65_535, 0),
+    (3 * 65_535 + 7, 65_535, 9), (10 ** 8, 10 ** 6, 50 * 65_535)])
+def test_a_bin_past_65535_is_carried_by_repeated_records(tmp_path, counts):
+    """gprof's bins are 16-bit: a count past 65535 (an exact profile's
+    busy loop) is carried by records of the same range repeated, which
+    gprof adds up, and as few of them as hold the largest count."""
+    histogram = {0x100 + 2 * k: n for k, n in enumerate(counts) if n}
+    path = tmp_path / "gmon.out"
+    gmon.write(path, histogram, {}, 1000)
+    assert bootlib.gmon_histogram(path, 4)[0] == histogram
+    records = gmon.histogram_records(histogram, 1000)
+    assert len(records) == -(-max(counts) // gmon.BIN_MAX)
 
 
 def test_text_chart_bars_are_proportional(ctx, board):

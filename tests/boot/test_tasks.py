@@ -12,7 +12,6 @@ task, the timeline, and the same on every run.
 import json
 import os
 import re
-import struct
 import subprocess
 import tempfile
 from pathlib import Path
@@ -270,7 +269,8 @@ def test_each_tasks_gmon_out_is_in_the_runs_unit(ctx, board):
              ctx.firmware(board, TASKS)], cwd=tmp, stdin=subprocess.DEVNULL,
             capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stdout + proc.stderr
-        headers = {path.name: gmon_histogram(path, board.address_bytes)[1][:2]
+        headers = {path.name:
+                   bootlib.gmon_histogram(path, board.address_bytes)[1][:2]
                    for path in Path(tmp).glob("gmon*.out")}
     assert len(headers) > 1 + len(WORK_TASKS), headers
     assert set(headers.values()) == {(1, "clocks")}, headers
@@ -316,7 +316,8 @@ def test_the_flat_profiles_are_gprofs_of_the_image_itself(ctx, board_name):
             if path.name == "gmon.out":
                 continue        # (the run's, with its calls: gprof's)
             # Made here, byte for byte gprof's (not gprof's by fallback)
-            histogram, unit = gmon_histogram(path, board.address_bytes)
+            histogram, unit = bootlib.gmon_histogram(path,
+                                                     board.address_bytes)
             assert flat_profile.text(histogram, functions, *unit) == flat
             assert printed[path.name] == flat, path.name
 
@@ -350,8 +351,8 @@ def test_each_tasks_flat_profile_is_gprofs_where_the_model_is_not(ctx):
         written = []
         for label, name in re.findall(r"^(.+) \((gmon\..+\.out)\):$",
                                       proc.stdout, re.M):
-            histogram, unit = gmon_histogram(Path(tmp) / name,
-                                             board.address_bytes)
+            histogram, unit = bootlib.gmon_histogram(Path(tmp) / name,
+                                                     board.address_bytes)
             written.append((label, Path(tmp) / name, histogram))
         assert len(written) > 1 + len(WORK_TASKS), proc.stdout
         model = flat_profile.functions(target)
@@ -378,26 +379,6 @@ def per_task_texts(stdout):
     part = stdout.split("(--per-task):\n", 1)[1]
     pieces = re.split(r"^\n?.+ \((gmon\..+\.out)\):\n", part, flags=re.M)
     return dict(zip(pieces[1::2], pieces[2::2]))
-
-
-def gmon_histogram(path, address_bytes):
-    """({pc: count}, (rate, dimension, abbreviation)) of a gmon.out's
-    histogram records (gmon.py writes them; repeated ones add up)."""
-    pc = "Q" if address_bytes == 8 else "I"
-    header = struct.Struct(f"<{pc}{pc}II15sc")
-    data = path.read_bytes()
-    histogram, unit, at = {}, None, 20
-    while at < len(data) and data[at] == 0:
-        low, _, bins, rate, dimension, abbrev = header.unpack_from(data,
-                                                                   at + 1)
-        at += 1 + header.size
-        for k, count in enumerate(struct.unpack_from(f"<{bins}H", data,
-                                                     at)):
-            if count:
-                histogram[low + 2 * k] = histogram.get(low + 2 * k, 0) + count
-        at += 2 * bins
-        unit = rate, dimension.rstrip(b"\0").decode(), abbrev.decode()
-    return histogram, unit
 
 
 def test_cycles_per_task_and_per_handler_run(ctx):

@@ -56,11 +56,7 @@ def histogram_records(histogram, rate, dimension="seconds", abbrev="s",
             if any(bins):
                 records.append(head + packed_bins.pack(*bins))
             continue
-        layer = 0
-        while any(b > layer * BIN_MAX for b in bins):
-            carried = [min(max(b - layer * BIN_MAX, 0), BIN_MAX) for b in bins]
-            records.append(head + packed_bins.pack(*carried))
-            layer += 1
+        records += _carried(head, packed_bins, bins)
     if not records:
         # No sample (a run shorter than the period): gprof reads no
         # gmon.out without a histogram, so one of zeros ("no time
@@ -69,6 +65,26 @@ def histogram_records(histogram, rate, dimension="seconds", abbrev="s",
         records.append(header.pack(TAG_HISTOGRAM, low, low + chunk_bytes,
                                    CHUNK_BINS, rate, dimension.encode(),
                                    abbrev.encode()) + bytes(chunk_bytes))
+    return records
+
+
+def _carried(head, packed_bins, bins):
+    """The records of a chunk whose bins hold more than BIN_MAX: layer k
+    holds what is past k * BIN_MAX, up to BIN_MAX.  Layers alike (each
+    bin either full or empty, up to the next one to run out) are one
+    record repeated: an exact profile's busy loop has a bin of 10 ** 8
+    or more, 1,500 layers or more of 512 bins each."""
+    records = []
+    layer, layers = 0, -(-max(bins) // BIN_MAX)
+    while layer < layers:
+        floor = layer * BIN_MAX
+        carried = [min(max(b - floor, 0), BIN_MAX) for b in bins]
+        full = [b // BIN_MAX for b in bins if b - floor >= BIN_MAX]
+        alike = 1
+        if full and all(c in (0, BIN_MAX) for c in carried):
+            alike = min(full) - layer
+        records += [head + packed_bins.pack(*carried)] * alike
+        layer += alike
     return records
 
 
