@@ -359,13 +359,25 @@ def test_each_tasks_flat_profile_is_gprofs_where_the_model_is_not(ctx):
         # Each function credited with what the one after it ran
         wrong = flat_profile.Functions(model.starts,
                                        model.names[1:] + model.names[:1])
-        agreed = task_gmon.start(target, written, unit)()
-        original = flat_profile.functions
-        flat_profile.functions = lambda target: wrong
+        # (the sum's gmon.out in a temporary directory of the test's own)
+        summed = Path(tmp) / "summed"
+        summed.mkdir()
+        original = tempfile.tempdir, flat_profile.functions
+        tempfile.tempdir = str(summed)
         try:
+            agreed = task_gmon.start(target, written, unit)()
+            flat_profile.functions = lambda target: wrong
             disagreed = task_gmon.start(target, written, unit)()
+            assert not list(summed.iterdir())
+            # a report not asked for (another output failed first)
+            # leaves nothing behind either
+            flat_profile.functions = original[1]
+            dropped = task_gmon.start(target, written, unit)
+            assert len(list(summed.iterdir())) == 1
+            del dropped
+            assert not list(summed.iterdir())
         finally:
-            flat_profile.functions = original
+            tempfile.tempdir, flat_profile.functions = original
         by_gprof = [gprof.run(target, path, "-p") for _, path, _ in written]
     assert agreed == disagreed
     assert disagreed.split("(--per-task):\n", 1)[1] == "".join(

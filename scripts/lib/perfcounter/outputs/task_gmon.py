@@ -65,6 +65,7 @@ def start(target, written, unit):
     made here, else gprof runs on each (15 to 30 ms each: the full
     FreeRTOS demo has 102)."""
     import tempfile     # (here: not imported by every run)
+    import weakref
     summed = {}
     for _, _, histogram in written:
         for pc, count in histogram.items():
@@ -87,13 +88,23 @@ def start(target, written, unit):
         except Exception:   # (any: gprof makes them all then)
             agreed = False
         finally:
-            os.unlink(check_path)
+            removed()
         if not agreed:
             return _by_gprof(target, written)()
         return _report(written, [flat_profile.text(histogram, functions,
                                                    *unit)
                                  for _, _, histogram in written])
+    # (the sum's file removed by the report, or once the report is
+    # dropped uncalled: another output failed first)
+    removed = weakref.finalize(report, _remove, check_path)
     return report
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def _report(written, flat):
