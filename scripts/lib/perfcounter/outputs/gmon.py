@@ -72,8 +72,9 @@ def _carried(head, packed_bins, bins):
     """The records of a chunk whose bins hold more than BIN_MAX: layer k
     holds what is past k * BIN_MAX, up to BIN_MAX.  Layers alike (each
     bin either full or empty, up to the next one to run out) are one
-    record repeated: an exact profile's busy loop has a bin of 10 ** 8
-    or more, 1,500 layers or more of 512 bins each."""
+    record repeated: in 125 M instructions of FreeRTOS's blinky, its
+    exact profile's idle loop has a bin of 13.8 M, 212 layers of 512
+    bins each."""
     records = []
     layer, layers = 0, -(-max(bins) // BIN_MAX)
     while layer < layers:
