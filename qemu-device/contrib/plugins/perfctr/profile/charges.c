@@ -94,6 +94,11 @@ void charges_gather(GPtrArray *blocks, PairTable *histogram)
     }
 }
 
+void charges_gather_samples(PairTable *histogram)
+{
+    pair_table_add_by_b(charges, histogram);
+}
+
 void charges_restart(GPtrArray *blocks)
 {
     guint b;

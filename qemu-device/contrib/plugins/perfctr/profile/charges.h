@@ -29,6 +29,8 @@ void charges_block(Block *block, uint64_t node, uint64_t amount);
 void charges_began(Block *block, uint64_t from, uint64_t to);
 /* Exact: every block's instructions' executions, by pc, into histogram */
 void charges_gather(GPtrArray *blocks, PairTable *histogram);
+/* Sampling with call stacks: the samples by pc, into histogram */
+void charges_gather_samples(PairTable *histogram);
 /* The profile starts again: every count forgotten, the blocks' too */
 void charges_restart(GPtrArray *blocks);
 /* Write "stack node pc count" for every count not 0 */

@@ -117,6 +117,19 @@ void pair_table_clear(PairTable *t)
     t->counts = 0;          /* the chunks are used again */
 }
 
+void pair_table_add_by_b(const PairTable *from, PairTable *to)
+{
+    size_t i;
+
+    for (i = 0; i <= from->mask; i++) {
+        const Slot *slot = &from->slots[i];
+
+        if (slot->count && *slot->count) {
+            *pair_counter(to, slot->b, 0) += *slot->count;
+        }
+    }
+}
+
 static gint by_pair(gconstpointer x, gconstpointer y)
 {
     const Slot *p = x, *q = y;

@@ -27,6 +27,8 @@ PairTable *pair_table_new(void);
 uint64_t *pair_counter(PairTable *t, uint64_t a, uint64_t b);
 /* Forget every counter */
 void pair_table_clear(PairTable *t);
+/* Each count of from, at (a, b), added to to's count at (b, 0) */
+void pair_table_add_by_b(const PairTable *from, PairTable *to);
 /* Write "tag a [b] count" for every counter not 0, sorted by (a, b) */
 void pair_table_write(PairTable *t, FILE *out, const char *tag, bool with_b);
 

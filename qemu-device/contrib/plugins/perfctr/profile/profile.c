@@ -55,7 +55,8 @@ static qemu_plugin_u64 ticks, followed, lazy, returned;
 static GMutex lock;
 static GPtrArray *vcpus;
 static GPtrArray *blocks;
-static PairTable *histogram;    /* (pc, 0) -> samples; exact: written */
+/* (pc, 0) -> samples (with call stacks, summed as written); exact: written */
+static PairTable *histogram;
 /*
  * lazy_on() and lazy_flat(), as lazy.c decides them at the first
  * translation (before any block runs), for what every block entry reads
@@ -688,6 +689,9 @@ void profile_write(FILE *out)
     }
     if (!config->period) {
         gather_exact_histogram();
+    } else if (config->stacks) {
+        pair_table_clear(histogram);
+        charges_gather_samples(histogram);
     }
     fprintf(out, "perfctr-profile 2\n");
     fprintf(out, "mode %s\n", config->period ? "sample" : "exact");

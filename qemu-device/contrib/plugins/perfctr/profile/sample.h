@@ -17,7 +17,10 @@
 #include "profile/pairs.h"
 #include "profile/vcpu.h"
 
-/* Samples go to histogram ((pc, 0) -> samples); ticks: the vCPUs' */
+/*
+ * Samples go to histogram ((pc, 0) -> samples), or with call stacks to
+ * the charges (profile.c sums them into it); ticks: the vCPUs'
+ */
 void sample_init(const PerfctrConfig *config, PairTable *histogram,
                  qemu_plugin_u64 ticks);
 /* A new vCPU's state, the nth */
