@@ -8,7 +8,9 @@ version; a member that changes meaning or goes away makes a new one.
 
 import hashlib
 import json
+import math
 import re
+from json.encoder import encode_basestring_ascii
 from pathlib import Path
 
 from perfcounter import apart
@@ -150,7 +152,64 @@ def function_doc(f):
 
 
 def write(path, doc):
-    Path(path).write_text(json.dumps(doc, indent=2) + "\n")
+    Path(path).write_text(text(doc) + "\n")
+
+
+def text(doc):
+    """doc as json.dumps(doc, indent=2) writes it, in a third of the
+    time: with an indent json encodes in Python, one generator per
+    container (0.28 to 0.34 s of the full FreeRTOS demo's 7.4 MB report,
+    against 0.08 to 0.13 s here)."""
+    return _value(doc, "")
+
+
+def _value(o, pad):
+    # (json's order of tests: a bool is an int, an IntEnum's text is
+    # its number's)
+    if isinstance(o, str):
+        return encode_basestring_ascii(o)
+    if o is None:
+        return "null"
+    if o is True:
+        return "true"
+    if o is False:
+        return "false"
+    if isinstance(o, int):
+        return int.__repr__(o)
+    if isinstance(o, float):
+        return _float(o)
+    inner = pad + "  "
+    between = ",\n" + inner
+    if isinstance(o, (list, tuple)):
+        if not o:
+            return "[]"
+        return "[\n" + inner + between.join(
+            [_value(v, inner) for v in o]) + "\n" + pad + "]"
+    if isinstance(o, dict):
+        if not o:
+            return "{}"
+        return "{\n" + inner + between.join(
+            [_key(k) + ": " + _value(v, inner) for k, v in o.items()]) + \
+            "\n" + pad + "}"
+    raise TypeError(f"Object of type {type(o).__name__} is not JSON "
+                    f"serializable")
+
+
+def _float(o):
+    if o != o:
+        return "NaN"
+    if o in (math.inf, -math.inf):
+        return "Infinity" if o > 0 else "-Infinity"
+    return float.__repr__(o)
+
+
+def _key(k):
+    if isinstance(k, str):
+        return encode_basestring_ascii(k)
+    if k is None or isinstance(k, (bool, int, float)):
+        return '"' + _value(k, "") + '"'
+    raise TypeError(f"keys must be str, int, float, bool or None, not "
+                    f"{type(k).__name__}")
 
 
 def load(path):

@@ -25,7 +25,6 @@ controller under pytest-xdist, also when SIGTERM or SIGHUP cuts it short
 (perfcounter.testing.signals).  docs/testing-your-firmware.md.
 """
 
-import json
 import shutil
 from pathlib import Path
 
@@ -274,7 +273,7 @@ def _write_outputs(folder, result, test, covered, steps):
         if step.stacks():
             stacks.write(folder / f"stacks.{results.test_dir(step.name)}.txt",
                          step.stacks())
-    (folder / "run.json").write_text(json.dumps(doc, indent=2) + "\n")
+    json_report.write(folder / "run.json", doc)
     if result.profile is not None:
         hotspots.write(result, OutputOptions(
             gmon=folder / "gmon.out", stacks=folder / "stacks.txt"),
