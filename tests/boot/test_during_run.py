@@ -103,7 +103,8 @@ def test_the_stream_holds_the_results_records_in_order(ctx, board):
 def test_packed_records_read_as_the_list_they_hold():
     """Host only: a stream's records kept as its blocks' bytes read as the
     list of tuples they hold, by index and slice from any block (some
-    empty), and with the model's cycles given apart (cycles=)"""
+    empty), a field at a time, and with the model's cycles given apart
+    (cycles=)"""
     layout = struct.Struct("<QqQQQ")
     rng = random.Random(7)
     records = [(rng.getrandbits(40), rng.getrandbits(40) - (1 << 39),
@@ -125,6 +126,10 @@ def test_packed_records_read_as_the_list_they_hold():
             assert packed[start:stop] == records[start:stop]
             assert packed[start:stop:2] == records[start:stop:2]
     first, cycles = plugin_results._cycles_apart(packed, 4)
+    for field in range(5):      # (field 1 signed, some negative)
+        assert list(packed.column(field)) == [r[field] for r in records]
+    some = packed.fields(1, 2)
+    assert list(some.column(0)) == [r[1] for r in records]
     assert list(first) == [r[:4] for r in records] and \
         first[-1] == records[-1][:4] and first[3:5] == \
         [r[:4] for r in records[3:5]]

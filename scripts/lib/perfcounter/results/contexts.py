@@ -260,6 +260,13 @@ def trace_events(profile, target, pid):
     return meta + slices.texts()
 
 
+def several_vcpus(profile):
+    """Whether the switches were made on more than one vCPU"""
+    column = getattr(profile.switches, "column", None)  # (PackedRecords)
+    vcpus = column(2) if column else map(itemgetter(2), profile.switches)
+    return len(set(vcpus)) > 1
+
+
 def trace_parts(profile, target, pid):
     """(trace_events()' metadata events, its slices as Slices)"""
     names = labels(profile, target)
@@ -275,7 +282,7 @@ def trace_parts(profile, target, pid):
                     "tid": tid, "args": {"name": names[cid]}},
                    {"ph": "M", "name": "thread_sort_index", "pid": pid,
                     "tid": tid, "args": {"sort_index": tid}}]
-    if len({s[2] for s in profile.switches}) > 1:
+    if several_vcpus(profile):
         tails = [(was, f',{trace_time.span(start_ns, end_ns)},'
                   f'"args":{{"instructions":{instructions},"vcpu":{v}}}}}')
                  for v, was, start_ns, end_ns, instructions

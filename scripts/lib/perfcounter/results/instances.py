@@ -90,7 +90,7 @@ def of(profile, target):
     layout = target.rtos_layout
     states = getattr(layout, "states", None)
     if profile is None or states is None or not profile.stores or \
-            len({s[2] for s in profile.switches}) > 1:
+            contexts.several_vcpus(profile):
         return None
     walk = _Walk((c.id, c.kind, c.key) for c in profile.contexts.values())
     objects = kernel_objects.of(profile, target)

