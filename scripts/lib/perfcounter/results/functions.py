@@ -81,9 +81,17 @@ def table(result):
         for (_, callee), calls in profile.arcs.items():
             row(namer(callee)).calls += calls
         if profile.call_stacks:
+            # (each count to each function on its stack once: those of
+            # the call sites a node at a time, its own if not one of them)
             paths = _frames(profile, namer)
+            at_node = {}
             for (node, pc), count in profile.stacks.items():
-                for key in paths[node] | {namer(pc)}:
+                at_node[node] = at_node.get(node, 0) + count
+                key = namer(pc)
+                if key not in paths[node]:
+                    row(key).total += count
+            for node, count in at_node.items():
+                for key in paths[node]:
                     row(key).total += count
     return sorted(rows.values(), key=lambda r: (r.address is None,
                                                 r.address or 0, r.name))

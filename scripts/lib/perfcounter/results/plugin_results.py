@@ -111,16 +111,29 @@ class PluginResults:
         """{root node: the context whose call stacks start there}"""
         return {c.root: c.id for c in self.contexts.values()}
 
+    @cached_property
+    def _call_sites(self):
+        return {}       # node: call_sites(node)
+
     def call_sites(self, node):
-        """The call sites from the root down to node, and the context
-        whose call stack it is in (None if it is in none)."""
-        sites = []
-        while node:
-            if node in self.roots:
-                return sites[::-1], self.roots[node]
-            node, site = self.nodes[node]
-            sites.append(site)
-        return sites[::-1], None
+        """The call sites from the root down to node (a tuple), and the
+        context whose call stack it is in (None if it is in none); each
+        node's kept, and made from its parent's (the full FreeRTOS
+        demo's 26,905 nodes are asked for by each output of them)"""
+        known, roots, nodes = self._call_sites, self.roots, self.nodes
+        below = []              # the nodes not known yet, up from node
+        up = node
+        while up not in known:
+            if not up or up in roots:
+                known[up] = (), roots[up] if up else None
+                break
+            below.append(up)
+            up = nodes[up][0]
+        sites, context = known[up]
+        for n in reversed(below):
+            sites += nodes[n][1],
+            known[n] = sites, context
+        return known[node]
 
 
 def read(path, streamed=None):
