@@ -118,8 +118,9 @@ class PluginResults:
     def call_sites(self, node):
         """The call sites from the root down to node (a tuple), and the
         context whose call stack it is in (None if it is in none); each
-        node's kept, and made from its parent's (the full FreeRTOS
-        demo's 26,905 nodes are asked for by each output of them)"""
+        node's kept, and made from its parent's (each output made of the
+        stacks asks for every node: 25,913 in the full FreeRTOS demo's
+        exact profile of 125 M instructions)"""
         known, roots, nodes = self._call_sites, self.roots, self.nodes
         below = []              # the nodes not known yet, up from node
         up = node
