@@ -7,6 +7,7 @@ gprof for each."""
 
 import os
 import re
+from pathlib import Path
 
 from perfcounter.errors import Failure
 from perfcounter.results import contexts
@@ -96,15 +97,9 @@ def start(target, written, unit):
                                  for _, _, histogram in written])
     # (the sum's file removed by the report, or once the report is
     # dropped uncalled: another output failed first)
-    removed = weakref.finalize(report, _remove, check_path)
+    removed = weakref.finalize(report, Path(check_path).unlink,
+                               missing_ok=True)
     return report
-
-
-def _remove(path):
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 def _report(written, flat):
