@@ -625,6 +625,8 @@ void profile_restart(unsigned index, uint64_t not_begun)
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
         Vcpu *v = vcpu_state(vcpu);
 
+        v->n_pending = 0;           /* (samples before the start) */
+
         /* The calls made so far stay on the stacks: they still return */
         v->start = profile_vcpu_executed(v);
         v->block_ticks = v->start;
@@ -681,6 +683,8 @@ void profile_write(FILE *out)
         total += now - v->start;
         if (!config->period) {
             charge_running(v, now);
+        } else {
+            sample_vcpu_count(v);
         }
         call = call_not_followed(v);
         if (call) {

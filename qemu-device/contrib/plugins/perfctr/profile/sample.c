@@ -17,8 +17,15 @@
  * (which would sample its handler always or never).  A sample counts
  * its pc in the histogram or, with call stacks, its pc at the call
  * stack's node (charges.c), from which the histogram is summed when it
- * is written: one table's counter per sample, not two (each a miss of
- * the host's cache by then).
+ * is written: one table's counter per sample, not two.
+ *
+ * A sample is not counted as it is taken but noted, where it fell (its
+ * instruction's entry in the block's pcs) and its node, and counted
+ * PENDING_SAMPLES at a time, or before the profile is written.  Taken
+ * 1,000 instructions apart, each sample's pc, table slot and counter
+ * were misses of the host's cache (0.87 us a sample on many_functions.c,
+ * two thirds of it on those three); counted together, the table is
+ * mostly in the cache.
  *
  * SPDX-License-Identifier: GPL-2.0-or-later
  */
@@ -27,6 +34,14 @@
 
 #include "profile/charges.h"
 #include "profile/sample.h"
+
+#define PENDING_SAMPLES 4096
+
+/* A sample taken, not counted yet */
+typedef struct PendingSample {
+    const uint64_t *pc;     /* in its block's insn_pc */
+    uint64_t node;          /* of the call stack (with stacks) */
+} PendingSample;
 
 /* A sample taken at a block's entry, undone if the block is left early */
 typedef struct Tentative {
@@ -54,6 +69,27 @@ void sample_vcpu_new(Vcpu *v, unsigned n)
 {
     v->random = UINT64_C(0x9e3779b97f4a7c15) + n;
     v->tentative = g_array_new(false, false, sizeof(Tentative));
+    v->pending = g_new(PendingSample, PENDING_SAMPLES);
+}
+
+/* Count pc at node (ignored without stacks) by amount */
+static void count_sample(uint64_t pc, uint64_t node, int64_t amount)
+{
+    if (config->stacks) {
+        charges_add(node, pc, amount);
+    } else {
+        *pair_counter(histogram, pc, 0) += amount;
+    }
+}
+
+void sample_vcpu_count(Vcpu *v)
+{
+    size_t i;
+
+    for (i = 0; i < v->n_pending; i++) {
+        count_sample(*v->pending[i].pc, v->pending[i].node, 1);
+    }
+    v->n_pending = 0;
 }
 
 /* The next sample's offset into its period */
@@ -80,27 +116,38 @@ static void defer_sample(Vcpu *v, uint64_t gap)
     v->consumed += gap;
 }
 
-/* Take a sample at pc; the gap it deferred the next one by */
-static uint64_t take_sample(Vcpu *v, uint64_t pc)
+/* Draw the next sample's offset; the gap it is deferred by */
+static uint64_t next_sample(Vcpu *v)
 {
     uint64_t offset = next_offset(v);
     uint64_t gap = config->period + offset - v->offset;
 
     defer_sample(v, gap);
     v->offset = offset;
-    if (config->stacks) {
-        charges_add(v->calls->node, pc, 1);
-    } else {
-        (*pair_counter(histogram, pc, 0))++;
-    }
     return gap;
+}
+
+/* Take a sample at *pc (an entry of a block's insn_pc), noted */
+static uint64_t take_sample(Vcpu *v, const uint64_t *pc)
+{
+    uint64_t node = config->stacks ? v->calls->node : 0;
+
+    if (v->n_pending == PENDING_SAMPLES) {
+        sample_vcpu_count(v);
+    }
+    v->pending[v->n_pending++] = (PendingSample) { pc, node };
+    return next_sample(v);
 }
 
 /* Under a QEMU without the hook: at the instruction at pc (udata) */
 static void sample(unsigned index, void *udata)
 {
+    Vcpu *v;
+
     profile_enter();
-    take_sample(profile_vcpu(index), (uintptr_t)udata);
+    v = profile_vcpu(index);
+    count_sample((uintptr_t)udata, config->stacks ? v->calls->node : 0, 1);
+    next_sample(v);
     profile_leave();
 }
 
@@ -126,7 +173,7 @@ static void sample_block(unsigned index, void *udata)
             .random = v->random,
         };
 
-        t.gap = take_sample(v, block->insn_pc[t.insn]);
+        t.gap = take_sample(v, &block->insn_pc[t.insn]);
         g_array_append_val(v->tentative, t);
     }
     v->sampled = block;
@@ -137,12 +184,14 @@ static void sample_block(unsigned index, void *udata)
 /* Undo a sample taken at the entry of block */
 static void undo_sample(Vcpu *v, Block *block, const Tentative *t)
 {
-    uint64_t pc = block->insn_pc[t->insn];
+    const uint64_t *pc = &block->insn_pc[t->insn];
+    uint64_t node = config->stacks ? v->calls->node : 0;
 
-    if (config->stacks) {
-        charges_add(v->calls->node, pc, -1);
+    if (v->n_pending && v->pending[v->n_pending - 1].pc == pc &&
+        v->pending[v->n_pending - 1].node == node) {
+        v->n_pending--;
     } else {
-        (*pair_counter(histogram, pc, 0))--;
+        count_sample(*pc, node, -1);    /* (counted since) */
     }
     v->inline_state->ticks += t->gap;
     v->consumed -= t->gap;

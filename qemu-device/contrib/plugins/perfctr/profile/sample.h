@@ -37,6 +37,9 @@ void sample_instrument_block(struct qemu_plugin_tb *tb, Block *block,
 /* Under a QEMU without the hook: the check before each instruction */
 void sample_instrument_insn(struct qemu_plugin_insn *insn, uint64_t pc);
 
+/* Count the samples v took that are not counted yet (before a write) */
+void sample_vcpu_count(Vcpu *v);
+
 /*
  * The block v entered last was left with not_begun of its instructions
  * not begun: the samples taken there at its entry are undone

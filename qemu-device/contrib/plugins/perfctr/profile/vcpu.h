@@ -41,6 +41,12 @@ typedef struct Vcpu {
     /* Sampling (sample.c) */
     uint64_t offset;        /* U_k of the last sample */
     uint64_t random;        /* the offsets' state (xorshift64) */
+    /*
+     * Samples not counted yet: where each fell (an instruction's entry
+     * in its block's insn_pc) and the call stack's node
+     */
+    struct PendingSample *pending;
+    size_t n_pending;
     /* Samples taken at the entry of the block entered last */
     Block *sampled;
     uint64_t sampled_ticks; /* the ticks after them (while it runs) */
