@@ -64,21 +64,25 @@ static uint64_t *cached(const Block *block, uint64_t node)
     return block->charged_node[slot] == node ? block->charged[slot] : NULL;
 }
 
+/* The block's counter of node, looked up and cached if it is not */
+static uint64_t *counter_cached(Block *block, uint64_t node)
+{
+    unsigned slot = node % CHARGE_CACHE;
+
+    if (block->charged_node[slot] != node || !block->charged[slot]) {
+        block->charged[slot] = counter(block, node);
+        block->charged_node[slot] = node;
+    }
+    return block->charged[slot];
+}
+
 static void charges_settle(void)
 {
     size_t i;
 
     for (i = 0; i < n_pending; i++) {
-        PendingCharge *p = &pending[i];
-        uint64_t *count = cached(p->block, p->node);
-
-        if (!count) {
-            unsigned slot = p->node % CHARGE_CACHE;
-
-            count = p->block->charged[slot] = counter(p->block, p->node);
-            p->block->charged_node[slot] = p->node;
-        }
-        *count += p->amount;
+        *counter_cached(pending[i].block, pending[i].node) +=
+            pending[i].amount;
     }
     n_pending = 0;
 }

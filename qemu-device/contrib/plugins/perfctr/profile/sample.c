@@ -127,10 +127,16 @@ static uint64_t next_sample(Vcpu *v)
     return gap;
 }
 
+/* The node a sample of v counts at (0 without call stacks) */
+static uint64_t sample_node(const Vcpu *v)
+{
+    return config->stacks ? v->calls->node : 0;
+}
+
 /* Take a sample at *pc (an entry of a block's insn_pc), noted */
 static uint64_t take_sample(Vcpu *v, const uint64_t *pc)
 {
-    uint64_t node = config->stacks ? v->calls->node : 0;
+    uint64_t node = sample_node(v);
 
     if (v->n_pending == PENDING_SAMPLES) {
         sample_vcpu_count(v);
@@ -146,7 +152,7 @@ static void sample(unsigned index, void *udata)
 
     profile_enter();
     v = profile_vcpu(index);
-    count_sample((uintptr_t)udata, config->stacks ? v->calls->node : 0, 1);
+    count_sample((uintptr_t)udata, sample_node(v), 1);
     next_sample(v);
     profile_leave();
 }
@@ -185,7 +191,7 @@ static void sample_block(unsigned index, void *udata)
 static void undo_sample(Vcpu *v, Block *block, const Tentative *t)
 {
     const uint64_t *pc = &block->insn_pc[t->insn];
-    uint64_t node = config->stacks ? v->calls->node : 0;
+    uint64_t node = sample_node(v);
 
     if (v->n_pending && v->pending[v->n_pending - 1].pc == pc &&
         v->pending[v->n_pending - 1].node == node) {
