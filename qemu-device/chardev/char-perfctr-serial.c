@@ -272,6 +272,16 @@ static void perfctr_serial_wait(PerfctrSerialChardev *s)
     uint64_t deadline = 0;
     bool go = false;
 
+    /*
+     * Not while the vCPUs are stopped: QEMU runs their queued work once
+     * it has marked them stopped, and a wait, letting go of the BQL, then
+     * raced QEMU's shutdown, which frees this chardev (its timers were
+     * written after they were freed)
+     */
+    if (!runstate_is_running()) {
+        s->wait_pending = true;
+        return;
+    }
     if (locked) {
         bql_unlock();
     }
