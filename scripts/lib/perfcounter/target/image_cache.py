@@ -3,10 +3,12 @@
 SHA-256) across runs: its symbols and what its DWARF says of its RTOS
 take pyelftools a tenth of a second to a second to read, and CI runs
 the same image many times. One JSON file per image and per FORMAT of
-what is kept in it, in the cache (paths.CACHE); a file that cannot be
-read or written is as if absent. The files used last are kept, up to
-KEPT_BYTES (the digests up to DIGESTS_KEPT_BYTES): trimmed when an image
-is read anew (which pyelftools makes slow anyway), once a day at most."""
+what is kept in it, and one per part kept apart (its source lines: a
+megabyte that only some runs read), in the cache (paths.CACHE); a file
+that cannot be read or written is as if absent. The files used last
+are kept, up to KEPT_BYTES (the digests up to DIGESTS_KEPT_BYTES):
+trimmed when an image is read anew (which pyelftools makes slow
+anyway), once a day at most."""
 
 import json
 import os
@@ -54,14 +56,15 @@ def content(path):
     return data, sha
 
 
-def _path(sha):
-    return DIR / f"{sha}-{FORMAT}.json"
+def _path(sha, part=None):
+    return DIR / (f"{sha}-{FORMAT}.json" if part is None else
+                  f"{sha}-{FORMAT}-{part}.json")
 
 
-def _kept(sha):
-    """What the image's file holds: {key: value}, or {}; the file marked
-    used (trim() keeps the ones used last)"""
-    path = _path(sha)
+def _kept(sha, part=None):
+    """What the image's file (or its file part) holds: {key: value}, or
+    {}; the file marked used (trim() keeps the ones used last)"""
+    path = _path(sha, part)
     try:
         kept = json.loads(path.read_text())
         os.utime(path)
@@ -70,16 +73,19 @@ def _kept(sha):
     return kept if isinstance(kept, dict) else {}
 
 
-def get(sha, key):
-    """What put() kept under key for the image, or None."""
-    return _kept(sha).get(key)
+def get(sha, key, part=None):
+    """What put() kept under key for the image (in its file part), or
+    None."""
+    return _kept(sha, part).get(key)
 
 
-def put(sha, key, value):
-    """Keep value (JSON) under key for the image, next to what is kept."""
-    kept = _kept(sha)
+def put(sha, key, value, part=None):
+    """Keep value (JSON) under key for the image, next to what is kept;
+    part: in a file of that name apart, for a value large enough to slow
+    what every run reads (the symbols, the RTOS's layout)."""
+    kept = _kept(sha, part)
     kept[key] = value
-    _write(_path(sha), json.dumps(kept))
+    _write(_path(sha, part), json.dumps(kept))
     # At most once a day (a stamp's time): listing 11,000 files took
     # 0.1 s, the time pyelftools takes to read a small image
     stamp = DIR / ".trimmed"
