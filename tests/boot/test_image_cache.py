@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: MIT
 """What a command reads of an image, and of the plugin's results, fast
-and never wrong: an image's symbols and layout are kept by its content,
-the next command restores them without pyelftools, a cache it cannot
-trust is read again; the plugin's records come as binary blocks, and a
-block cut short is an error that says so."""
+and never wrong: an image's symbols, layout and source lines are kept
+by its content, the next command restores them without pyelftools, a
+cache it cannot trust is read again; the plugin's records come as
+binary blocks, and a block cut short is an error that says so."""
 
 import hashlib
 import json
@@ -16,6 +16,7 @@ import pytest
 
 from bootlib import run_image
 from perfcounter.boot.config import RunConfig
+from perfcounter.build import firmware
 from perfcounter.errors import Failure
 from perfcounter.paths import REPO
 from perfcounter.results import plugin_results
@@ -41,13 +42,17 @@ print(json.dumps({"found": found,
 """
 
 
-def read_in_a_process(image, cache):
+def in_a_process(script, image, cache):
     env = dict(os.environ, PERF_COUNTER_CACHE=str(cache),
                PYTHONPATH=str(REPO / "scripts" / "lib"))
-    out = subprocess.run([sys.executable, "-c", READ, str(image)],
+    out = subprocess.run([sys.executable, "-c", script, str(image)],
                          env=env, check=True, capture_output=True,
                          text=True).stdout
     return json.loads(out)
+
+
+def read_in_a_process(image, cache):
+    return in_a_process(READ, image, cache)
 
 
 def test_the_next_command_restores_the_image_without_pyelftools(
@@ -58,6 +63,71 @@ def test_the_next_command_restores_the_image_without_pyelftools(
     assert first["pyelftools"] and not second["pyelftools"]
     assert second["found"] == first["found"]
     assert first["found"]["functions"] and first["found"]["current"]
+
+
+# Reads the image's source lines in a fresh process: what it found, and
+# whether it needed pyelftools
+LINES = """
+import json, sys
+from perfcounter.target import lines
+table = lines.read(sys.argv[1])
+print(json.dumps({"rows": table.rows,
+                  "functions": [[*k, *v] for k, v in table.functions.items()],
+                  "pyelftools": "elftools" in sys.modules}))
+"""
+
+# A function whose opening brace is a line of its own: its first row is
+# counted on its declaration's line alone, as gcov does
+BRACES = """\
+int twice(int x)
+{
+    return 2 * x;
+}
+
+int main(void)
+{
+    return twice(21) - 42;
+}
+"""
+
+
+def lines_in_a_process(image, cache):
+    return in_a_process(LINES, image, cache)
+
+
+def test_the_next_command_reads_the_source_lines_without_pyelftools(
+        board, tmp_path):
+    """--firmware-coverage read the image's DWARF line table again for
+    each test (0.3 to 1 s of each); it is kept by the image's content,
+    and the sources it names are read each time: one edited since the
+    image was built counts its lines as edited."""
+    source = tmp_path / "braces.c"
+    source.write_text(BRACES)
+    image = firmware.build_app(board, [source],
+                               firmware.AppOptions(optimization="0"),
+                               tmp_path)
+    first = lines_in_a_process(image, tmp_path / "cache")
+    second = lines_in_a_process(image, tmp_path / "cache")
+    assert first["pyelftools"] and not second["pyelftools"]
+    assert second == dict(first, pyelftools=False)
+    assert [str(source), "twice", 1] in \
+        [f[:3] for f in first["functions"]]
+
+    def lines_of_twice(found):
+        return sorted({line for _, _, file, line in found["rows"]
+                       if file == str(source) and line < 5})
+    assert lines_of_twice(first) == [1, 3, 4]
+    source.write_text(BRACES.replace("{\n", "{  /* opened */\n", 1))
+    edited = lines_in_a_process(image, tmp_path / "cache")
+    assert not edited["pyelftools"]
+    assert lines_of_twice(edited) == [1, 2, 3, 4]
+    for damage in ("not JSON", '{"lines-1": {"rows": 5}}',
+                   '{"lines-1": {"files": [], "rows": [[1, 2, 0, 3, null]],'
+                   ' "functions": []}}'):
+        for kept in (tmp_path / "cache" / "images").glob("*-lines.json"):
+            kept.write_text(damage)
+        again = lines_in_a_process(image, tmp_path / "cache")
+        assert again == dict(edited, pyelftools=True), damage
 
 
 def test_an_image_rewritten_at_once_is_hashed_again(tmp_path, monkeypatch):

@@ -6,10 +6,20 @@ files compiled to, and where each function begins in its source.
 A function's first row (its prologue) is counted on the function's
 declaration line (DW_AT_decl_line), as gcov does, and on its own line
 unless that is the opening brace alone.
+
+What the DWARF says is kept by the image's content (image_cache):
+pyelftools took 0.3 to 1 s per image, which --firmware-coverage paid
+again for each test of the same image; the sources, which may have
+changed since, are read each time (the braces).
 """
 
 import os
 from dataclasses import dataclass, field
+
+from perfcounter.target import image_cache
+
+# image_cache's key: raise when what _from_dwarf() keeps changes
+KEPT_AS = "lines-1"
 
 
 @dataclass
@@ -27,20 +37,74 @@ class LineTable:
 
 def read(path):
     """The LineTable of the ELF image at path (empty without DWARF)."""
+    try:
+        _, sha = image_cache.content(path)
+    except OSError:
+        return LineTable()
+    table = _table(image_cache.get(sha, KEPT_AS, part="lines"))
+    if table is None:
+        kept = _from_dwarf(path)
+        if kept is None:
+            return LineTable()
+        image_cache.put(sha, KEPT_AS, kept, part="lines")
+        table = _table(kept)
+    return table
+
+
+def _from_dwarf(path):
+    """What the image's DWARF says (as _table() reads it), or None if it
+    cannot be read: {"files": [path], "rows": [[start, end, file's
+    index, line, the function's declaration line where a function
+    begins on another line of its file, else None]], "functions":
+    [[file's index, name, declaration line, entry address]]}."""
     from elftools.common.exceptions import DWARFError, ELFError
     from elftools.elf.elffile import ELFFile
-    table = LineTable()
+    kept = {"files": [], "rows": [], "functions": []}
+    files = {}          # a file: its index in kept["files"]
+
+    def index(file):
+        if file not in files:
+            files[file] = len(kept["files"])
+            kept["files"].append(file)
+        return files[file]
+    functions = {}      # (file, name): (line, entry address)
     try:
         with open(path, "rb") as f:
             elf = ELFFile(f)
-            if not elf.has_dwarf_info():
-                return table
-            dwarf = elf.get_dwarf_info()
-            for cu in dwarf.iter_CUs():
-                _read_unit(dwarf, cu, table)
+            if elf.has_dwarf_info():
+                dwarf = elf.get_dwarf_info()
+                for cu in dwarf.iter_CUs():
+                    _read_unit(dwarf, cu, index, kept["rows"], functions)
     except (ELFError, DWARFError, OSError):
-        return LineTable()
-    table.rows.sort()
+        return None
+    kept["functions"] = [[index(file), name, line, address]
+                         for (file, name), (line, address) in
+                         functions.items()]
+    return kept
+
+
+def _table(kept):
+    """The LineTable of what _from_dwarf() kept, or None if kept is not
+    that (nothing, or a file damaged)"""
+    try:
+        files = kept["files"]
+        table = LineTable()
+        rows = table.rows
+        for start, end, file, line, declared in kept["rows"]:
+            file = files[file]
+            if declared is None:
+                if line:
+                    rows.append((start, end, file, line))
+                continue
+            for counted in [declared] + ([] if _brace(file, line)
+                                         else [line]):
+                if counted:
+                    rows.append((start, end, file, counted))
+        rows.sort()
+        for file, name, line, address in kept["functions"]:
+            table.functions[(files[file], name)] = (line, address)
+    except (TypeError, KeyError, IndexError, ValueError):
+        return None
     return table
 
 
@@ -65,7 +129,9 @@ def _file_names(program, comp_dir):
     return names
 
 
-def _read_unit(dwarf, cu, table):
+def _read_unit(dwarf, cu, index, rows, functions):
+    """A compilation unit's rows and functions, as _from_dwarf() keeps
+    them (index(file): the file's index)"""
     top = cu.get_top_DIE()
     comp_dir = _text(top.attributes["DW_AT_comp_dir"].value) \
         if "DW_AT_comp_dir" in top.attributes else ""
@@ -81,19 +147,17 @@ def _read_unit(dwarf, cu, table):
             continue
         if previous and state.address > previous.address:
             file = names.get(previous.file)
-            lines = [previous.line]
+            counted_on = None
             if previous.address in declared:
                 entry_file, decl_line = declared[previous.address]
                 if entry_file == file and decl_line != previous.line:
-                    lines = [decl_line] + ([] if _brace(file, previous.line)
-                                           else [previous.line])
-            for line in lines:
-                if file and line:
-                    table.rows.append((previous.address, state.address,
-                                       file, line))
+                    counted_on = decl_line
+            if file:
+                rows.append([previous.address, state.address, index(file),
+                             previous.line, counted_on])
         previous = None if state.end_sequence else state
     for address, (file, line, name) in _entries(top, names).items():
-        table.functions[(file, name)] = (line, address)
+        functions[(file, name)] = (line, address)
 
 
 _sources = {}
