@@ -42,9 +42,9 @@ print(json.dumps({"found": found,
 """
 
 
-def in_a_process(script, image, cache):
+def in_a_process(script, image, cache, env=None):
     env = dict(os.environ, PERF_COUNTER_CACHE=str(cache),
-               PYTHONPATH=str(REPO / "scripts" / "lib"))
+               PYTHONPATH=str(REPO / "scripts" / "lib"), **(env or {}))
     out = subprocess.run([sys.executable, "-c", script, str(image)],
                          env=env, check=True, capture_output=True,
                          text=True).stdout
@@ -128,6 +128,29 @@ def test_the_next_command_reads_the_source_lines_without_pyelftools(
             kept.write_text(damage)
         again = lines_in_a_process(image, tmp_path / "cache")
         assert again == dict(edited, pyelftools=True), damage
+
+
+# Its conditional branches, in a fresh process
+BRANCHES = """
+import json, sys
+from perfcounter import boards
+from perfcounter.target import Target
+target = Target(sys.argv[1], boards.get(boards.DEFAULT_BOARD))
+print(json.dumps(target.conditional_branches))
+"""
+
+
+def test_the_next_command_finds_the_branches_without_objdump(
+        ctx, board, tmp_path):
+    """Coverage's branch records list every conditional branch of the
+    image, which objdump found for each test of --firmware-coverage (20
+    to 130 ms each): kept by the image's content, the next command needs
+    no objdump."""
+    image = ctx.firmware(board, TASKS)
+    first = in_a_process(BRANCHES, image, tmp_path)
+    without_tools = {"PATH": str(tmp_path / "no-tools")}
+    second = in_a_process(BRANCHES, image, tmp_path, without_tools)
+    assert first and second == first
 
 
 def test_an_image_rewritten_at_once_is_hashed_again(tmp_path, monkeypatch):

@@ -3,8 +3,9 @@
 SHA-256) across runs: its symbols and what its DWARF says of its RTOS
 take pyelftools a tenth of a second to a second to read, and CI runs
 the same image many times. One JSON file per image and per FORMAT of
-what is kept in it, and one per part kept apart (its source lines: a
-megabyte that only some runs read), in the cache (paths.CACHE); a file
+what is kept in it, and one per part kept apart (its source lines and
+its branches: up to megabytes that only some runs read), in the cache
+(paths.CACHE); a file
 that cannot be read or written is as if absent. The files used last
 are kept, up to KEPT_BYTES (the digests up to DIGESTS_KEPT_BYTES):
 trimmed when an image is read anew (which pyelftools makes slow
