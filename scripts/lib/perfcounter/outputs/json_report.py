@@ -9,6 +9,7 @@ version; a member that changes meaning or goes away makes a new one.
 import hashlib
 import json
 import math
+import os
 import re
 from json.encoder import encode_basestring_ascii
 from pathlib import Path
@@ -34,10 +35,24 @@ def sha256(path):
 
 
 def qemu_version(binary):
-    """'10.0.13' from the binary's --version."""
-    out = apart.run([str(binary), "--version"], text=True).stdout
-    m = re.search(r"version (\S+)", out)
-    return m.group(1) if m else "unknown"
+    """'10.0.13' from the binary's --version, asked once per binary
+    (a run.json of each test of a session asked again: 17 ms each)."""
+    try:
+        st = os.stat(binary)
+        known = (str(binary), st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        known = None
+    version = _versions.get(known)
+    if version is None:
+        out = apart.run([str(binary), "--version"], text=True).stdout
+        m = re.search(r"version (\S+)", out)
+        version = m.group(1) if m else "unknown"
+        if known:
+            _versions[known] = version
+    return version
+
+
+_versions = {}      # (binary, its inode, size, modification time): version
 
 
 def _counts(obj, clocks, occurrences, instructions, clock_hz, total):
