@@ -24,12 +24,14 @@ def gmon_unit(result, unit):
     return round(result.board.freq / period), "seconds", "s"
 
 
-def write(result, options, report=say, unwritten=None):
+def write(result, options, report=say, unwritten=None, text=True):
     """Write gmon.out (options.gmon) and what else options ask for
     (stacks, flamegraph, speedscope, per_task), report what was written;
-    return gprof's flat profile and the tasks' table, to print.  A file
-    that cannot be written is noted in unwritten (outputs.Unwritten),
-    the others written all the same; without one, Failure once they are.
+    return gprof's flat profile and the tasks' table, to print (without
+    text, "": the files alone, as each test of a pytest session writes
+    them, which ran gprof for a text nobody read).  A file that cannot be
+    written is noted in unwritten (outputs.Unwritten), the others written
+    all the same; without one, Failure once they are.
 
     With options.gprof_call_graph (the -pg workflow), the call arcs of
     the gmon.out the guest wrote (in config.guest_cwd) replace the ones
@@ -38,9 +40,9 @@ def write(result, options, report=say, unwritten=None):
     from perfcounter.outputs import Unwritten
     if unwritten is None:
         unwritten = Unwritten()
-        text = write(result, options, report, unwritten)
+        printed = write(result, options, report, unwritten, text)
         unwritten.check()
-        return text
+        return printed
     profile = result.profile
     if profile is None:
         raise Failure(result.plugin_error or
@@ -63,7 +65,8 @@ def write(result, options, report=say, unwritten=None):
         size = gmon.write(options.gmon, profile.histogram, arcs, *unit,
                           address_bytes=board.address_bytes)
     if options.gmon not in unwritten:
-        flat_profile = gprof.start(target, options.gmon, "-p")
+        if text:
+            flat_profile = gprof.start(target, options.gmon, "-p")
         report(f"profile: {profile.instructions} instructions, {what}; "
                f"{options.gmon} ({size} bytes); read it with: "
                f"{gprof.tool(board)} {target.path} {options.gmon}")
@@ -71,7 +74,8 @@ def write(result, options, report=say, unwritten=None):
         pattern = task_gmon.pattern(options.gmon)
         with unwritten.writing(pattern):
             written = task_gmon.write(profile, target, options.gmon, unit)
-            per_task = task_gmon.start(target, written, unit)
+            if text:
+                per_task = task_gmon.start(target, written, unit)
     if profile.depth_lost:
         report(f"profile: {profile.depth_lost} calls went deeper than "
                f"the profiler follows; their time is charged to the "
@@ -97,6 +101,11 @@ def write(result, options, report=say, unwritten=None):
                              f"({counted})")
             report(f"profile: speedscope file in {options.speedscope} "
                    f"({options.speedscope.stat().st_size:,} bytes)")
+    if options.per_task and pattern not in unwritten:
+        report(f"profile: a gmon.out per task and handler: "
+               f"{len(written)} files, {pattern}")
+    if not text:
+        return ""
     flat = contexts.report(profile, target)
     busy = cpu_load.of(profile, options.load_window_ns)
     if busy:
@@ -111,7 +120,5 @@ def write(result, options, report=say, unwritten=None):
     if allocated:
         flat += heap.report(allocated, profile, target)
     if per_task:
-        report(f"profile: a gmon.out per task and handler: "
-               f"{len(written)} files, {pattern}")
         flat += per_task()
     return (flat_profile() if flat_profile else "") + flat

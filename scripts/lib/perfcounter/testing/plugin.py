@@ -277,7 +277,7 @@ def _write_outputs(folder, result, test, covered, steps):
     if result.profile is not None:
         hotspots.write(result, OutputOptions(
             gmon=folder / "gmon.out", stacks=folder / "stacks.txt"),
-            report=lambda message: None)
+            report=lambda message: None, text=False)
     if covered:
         coverage.write(folder / results.COVERAGE, coverage.of_run(result))
         for step in steps:
