@@ -10,9 +10,10 @@ import time
 from pathlib import Path
 
 from perfcounter import boards
-from perfcounter.bench import (coremark, cycles, device, dhrystone,
-                               embench, firmware, pipetest, pqc, profiling,
-                               setup, silicon, whole_command)
+from perfcounter.bench import (coremark, cycles, device, dhrystone, embench,
+                               firmware, pipetest, pqc, profiling,
+                               pytest_sessions, setup, silicon,
+                               whole_command)
 from perfcounter.bench.harness import Harness
 from perfcounter.build import firmware as firmware_build
 from perfcounter.build import qemu
@@ -104,6 +105,7 @@ def main():
         whole_command.program_rows(bench, board)
         for image in args.rtos:
             whole_command.rows(bench, Path(image).resolve(), board)
+        pytest_sessions.rows(bench, board)
         device.rows(bench, board)
         profiling.rows(bench, board)
         cycles.rows(bench)
