@@ -64,7 +64,10 @@ def _meson_build(board, builddir, interrupted):
              str(board.cross_file)], cwd=builddir,
             log=BUILD / f"{board.name}-setup.log")
         cross_stamp.write_text(cross)
-    run(["meson", "compile", "-C", str(builddir)], cwd=REPO,
+    # ninja itself, not "meson compile", which only runs it (and ninja
+    # has Meson set up again when a meson.build changed): starting
+    # Meson took 0.4 s of every command that builds a program
+    run(["ninja", "-C", str(builddir)], cwd=REPO,
         log=BUILD / f"{board.name}-compile.log")
 
 
