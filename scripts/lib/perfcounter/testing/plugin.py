@@ -25,20 +25,18 @@ controller under pytest-xdist, also when SIGTERM or SIGHUP cuts it short
 (perfcounter.testing.signals).  docs/testing-your-firmware.md.
 """
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from perfcounter import boards
 from perfcounter.boot.config import DEFAULT_PERIOD, EXACT, RunConfig
-from perfcounter.boot.session import Session
 from perfcounter.errors import Failure
-from perfcounter.results import events, stacks
-from perfcounter.outputs import (OutputOptions, coverage, hotspots,
-                                 json_report)
-from perfcounter.target import Target
-from perfcounter.testing import results, shards, signals
+from perfcounter.testing import results, signals
+
+# (what boots firmware and writes its outputs is imported by the dut
+# fixture: every pytest session of an environment that installs the
+# package loads the plugin, and importing it all took 85 ms)
 
 DEFAULT_RESULTS = "perfcounter-results"
 DEFAULT_TIMEOUT = 60.0
@@ -119,6 +117,7 @@ def pytest_configure(config):
         "ns=None): fail the test when the step (the whole test without "
         "one) takes more")
     if config.getoption("shard"):
+        from perfcounter.testing import shards
         try:
             shards.parse(config.getoption("shard"))
         except ValueError as err:
@@ -148,6 +147,7 @@ def pytest_sessionfinish(session, exitstatus):
 def pytest_collection_modifyitems(config, items):
     if not config.getoption("shard"):
         return
+    from perfcounter.testing import shards
     k, n = shards.parse(config.getoption("shard"))
     path = config.getoption("shard_durations")
     durations = shards.load_durations(path) if path else None
@@ -187,6 +187,9 @@ def dut(request):
     """A Session of the test's firmware: booted, waiting at its first
     instruction; stopped after the test (if it has not ended), its
     counts recorded."""
+    import shutil
+    from perfcounter.boot.session import Session
+    from perfcounter.target import Target
     item = request.node
     image = _option(item, "image")
     if not image:
@@ -263,6 +266,9 @@ def summary(result, session):
 
 
 def _write_outputs(folder, result, test, covered, steps):
+    from perfcounter.outputs import (OutputOptions, coverage, hotspots,
+                                     json_report)
+    from perfcounter.results import stacks
     doc = json_report.document(result)
     doc["steps"] = test["steps"]
     for step in steps:
@@ -311,6 +317,7 @@ def pytest_pyfunc_call(pyfuncitem):
 
 def _measure(span, count):
     """A step's count: instructions, cycles, ns, or an event's."""
+    from perfcounter.results import events
     if count in results.COUNTS:
         return getattr(span, count)
     if count not in events.NAMES:
@@ -357,6 +364,7 @@ class Collector:
             return
         self._cleared = True
         folder = _results_dir(self.config)
+        import shutil
         shutil.rmtree(folder / results.PROFILE, ignore_errors=True)
         for name in (results.RESULTS, results.JUNIT, results.DURATIONS):
             (folder / name).unlink(missing_ok=True)
@@ -365,6 +373,7 @@ class Collector:
         """The outputs earlier sessions' tests left in folder's tests/
         go (those of every test this session began stay, those it cut
         short too: their dut wrote them while this session ran)."""
+        import shutil
         began = {results.test_dir(n) for n in self.started}
         tests = folder / results.TESTS
         for path in tests.iterdir() if tests.is_dir() else ():

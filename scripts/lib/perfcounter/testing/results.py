@@ -26,14 +26,13 @@
 
 import json
 import re
-import shutil
-import subprocess
-import tempfile
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from perfcounter.errors import Failure
-from perfcounter.outputs import coverage
+
+# (the rest imported where it is used: the pytest plugin, loaded in
+# every pytest session of an environment that installs the package,
+# imports this module)
 
 FORMAT = "perfcounter-tests"
 VERSION = 1
@@ -101,6 +100,7 @@ def merge(docs):
 def junit(doc):
     """JUnit XML of a results document, made only of what the document
     holds, so that it depends on nothing of the host."""
+    import xml.etree.ElementTree as ET
     tests = doc["tests"]
     counts = {o: sum(t["outcome"] == o for t in tests.values())
               for o in ("failed", "error", "skipped")}
@@ -182,6 +182,8 @@ def sum_profiles(folder, doc, sources):
     profiles and coverage of every test of doc that has them (in the
     folders of sources, a test's outputs in SOURCE/tests/ID/), summed
     per image, in node id order."""
+    import shutil
+    from perfcounter.outputs import coverage
     by_image = {}
     for nodeid, test in doc["tests"].items():
         for source in sources:
@@ -222,6 +224,8 @@ def sum_profiles(folder, doc, sources):
 
 def _gprof_sum(board_name, image, gmons, dest):
     """gprof -s of gmons (for image) into dest."""
+    import subprocess
+    import tempfile
     from perfcounter import boards
     from perfcounter.outputs import gprof
     tool = gprof.tool(boards.get(board_name))
