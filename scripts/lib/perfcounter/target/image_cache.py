@@ -5,11 +5,10 @@ take pyelftools a tenth of a second to a second to read, and CI runs
 the same image many times. One JSON file per image and per FORMAT of
 what is kept in it, and one per part kept apart (its source lines and
 its branches: up to megabytes that only some runs read), in the cache
-(paths.CACHE); a file
-that cannot be read or written is as if absent. The files used last
-are kept, up to KEPT_BYTES (the digests up to DIGESTS_KEPT_BYTES):
-trimmed when an image is read anew (which pyelftools makes slow
-anyway), once a day at most."""
+(paths.CACHE); a file that cannot be read or written is as if absent.
+The files used last are kept, up to KEPT_BYTES (the digests up to
+DIGESTS_KEPT_BYTES): trimmed when an image is read anew (which
+pyelftools makes slow anyway), once a day at most."""
 
 import json
 import os
