@@ -297,6 +297,56 @@ def test_coverage_per_test_summed_and_merged(ctx, board):
                for n in c.lines.values())
 
 
+
+READ_AHEAD = """
+import glob, hashlib, os, time
+from pathlib import Path
+
+from perfcounter.target import image_cache
+
+
+def test_the_lines_are_read_while_it_runs(dut):
+    dut.expect("> ")
+    sha = hashlib.sha256(Path(os.environ["IMAGE"]).read_bytes()).hexdigest()
+    kept = str(image_cache.DIR / f"{sha}-*-lines.json")
+    for _ in range(600):
+        if glob.glob(kept):
+            break
+        time.sleep(0.05)
+    assert glob.glob(kept), "not read while the test ran"
+    dut.send_line("fib 20")
+    dut.expect("6765")
+"""
+
+
+def test_coverage_reads_the_image_while_the_test_runs(ctx, board):
+    """--firmware-coverage: the image's source lines and branches, a
+    first test's 0.3 to 1.1 s of pyelftools and objdump, are read while
+    it runs (here: while the firmware waits for input), not once it has
+    ended (the image copied with bytes of its own appended: one the
+    cache has not seen)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        image = tmp / "shell.elf"
+        image.write_bytes(ctx.firmware(board, "tests/firmware/shell.elf")
+                          .read_bytes() + os.urandom(16))
+        (tmp / "test_it.py").write_text(READ_AHEAD)
+        env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"),
+                   IMAGE=str(image))
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p",
+             "perfcounter.testing.plugin", "-p", "no:cacheprovider",
+             f"--firmware={image}", "--board", board.name,
+             "--firmware-coverage", "--perfcounter-results",
+             str(tmp / "results"), "test_it.py"], cwd=tmp, env=env,
+            stdin=subprocess.DEVNULL, capture_output=True, text=True,
+            timeout=600)
+        info = (tmp / "results" / "tests" / "test_it.py_test_the_lines_are"
+                "_read_while_it_runs" / "coverage.info").read_text()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "shell.c" in info and "BRDA:" in info
+
+
 CUT_SHORT = '''
 from pathlib import Path
 

@@ -651,13 +651,15 @@ def output_options(args, target):
                         tuple(args.coverage_omit)))
 
 
-def _import_writers(args, config):
-    """What writing this run's outputs imports, and removing its run
-    directory (imported while QEMU runs, not once it has ended)."""
-    for name in outputs.writers(config, output_options(args,
-                                                       config.target)):
+def _ahead_of_outputs(args, config):
+    """What writing this run's outputs imports and reads of the image,
+    and removing its run directory imports (while QEMU runs, not once
+    it has ended)."""
+    options = output_options(args, config.target)
+    for name in outputs.writers(config, options):
         importlib.import_module(name)
     importlib.import_module("shutil")     # (run_directory's)
+    outputs.read_ahead(config.target, config.profile == EXACT, options)
 
 
 @contextmanager
@@ -738,7 +740,7 @@ def main():
         with terminal.keys_to_guest() if config.terminal else nullcontext():
             result = run(config, built, workdir, echo=True,
                          verbose=args.verbose, signals=signals,
-                         meanwhile=lambda: _import_writers(args, config))
+                         meanwhile=lambda: _ahead_of_outputs(args, config))
         signals.defer()
         if result.qemu_died:
             raise Failure(qemu_process.died_message(result))

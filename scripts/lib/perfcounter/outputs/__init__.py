@@ -129,6 +129,19 @@ def writers(config, options):
             for name in names]
 
 
+def read_ahead(target, exact, options):
+    """Read what write() will need of target's image for options (its
+    DWARF line table, its conditional branches), kept by the Target:
+    called while QEMU runs, since an image not read before takes 0.3 to
+    1.1 s (pyelftools, objdump), then the cache's few ms.  exact: the
+    run counts every instruction (coverage's, the page's source)."""
+    covered = options.coverage or (options.html and exact)
+    if covered or options.annotate:
+        target.line_table
+    if covered:
+        target.conditional_branches
+
+
 def write(result, options):
     """Every output options asks for, in the order a person reads them;
     returns the exit status (the guest's, or gate.REGRESSION_EXIT for a
