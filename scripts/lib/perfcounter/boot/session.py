@@ -211,7 +211,7 @@ class Session:
         self._listener.settimeout(self.host_timeout)
         try:
             self._conn, _ = self._listener.accept()
-        except socket.timeout:
+        except OSError:     # timed out, or QEMU ended first (_run)
             self._thread.join()
             raise Failure(f"QEMU did not start the guest: "
                           f"{self._exited.first_error if self._exited else ''}"
@@ -229,6 +229,12 @@ class Session:
                                   verbose=self.verbose, stop=self._stop)
         finally:
             if self._conn is None:
+                # (shut down, not only closed: that wakes start()'s
+                # accept(), which a close leaves waiting its timeout)
+                try:
+                    self._listener.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass        # start() has closed it
                 self._listener.close()
 
     def __enter__(self):
