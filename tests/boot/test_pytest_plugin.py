@@ -242,6 +242,33 @@ def test_qemu_arguments_and_the_image_check(ctx):
     assert unchecked.returncode == 0, unchecked.stdout + unchecked.stderr
 
 
+def test_a_qemu_that_refuses_to_start_fails_the_test_at_once(ctx, board):
+    """QEMU refusing its command line (--qemu-arg=-bogus): the test
+    errors at once with one line naming the cause, not after its
+    --firmware-timeout.  (The dut waited that long, 60 s by default,
+    then said "OSError: [Errno 9] Bad file descriptor" under a
+    traceback.)"""
+    image = ctx.firmware(board, "tests/firmware/shell.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        (tmp / "test_it.py").write_text(BIG_TEST)
+        env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p",
+             "perfcounter.testing.plugin", "-p", "no:cacheprovider",
+             f"--firmware={image}", "--board", board.name,
+             "--perfcounter-results", str(tmp / "results"),
+             "--firmware-timeout=3600", "--qemu-arg=-bogus", "test_it.py"],
+            cwd=tmp, env=env, stdin=subprocess.DEVNULL, capture_output=True,
+            text=True, timeout=120)
+        left = sorted(p.name for p in (tmp / "results" / "tests").iterdir())
+    assert proc.returncode == 1, proc.stdout
+    assert "\nQEMU did not start the guest: qemu-system-" in proc.stdout
+    assert ": -bogus: invalid option\n" in proc.stdout
+    assert "Traceback" not in proc.stdout and "Error" not in proc.stdout
+    assert left == []       # no run, no outputs
+
+
 def test_a_marker_gives_a_test_its_cpu(ctx):
     """firmware(cpu=...) runs Zcmp code (tests/boot/test_cpu.py's) on
     riscv32-virt; the test without it meets the illegal instruction."""
@@ -463,7 +490,6 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
                 if (tmp / "waiting").exists():
                     break
                 time.sleep(0.05)
-            time.sleep(1.0)     # (test_answers' report on its way)
             os.killpg(proc.pid, sent)
             output, _ = proc.communicate(timeout=120)
             time.sleep(0.5)
@@ -495,3 +521,60 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
         assert merge.returncode == 1 and f"[perf-counter] cut short by " \
             f"{sent.name}: test_it.py::test_waits_for_ever did not end\n" \
             in merge.stderr, f"{case}: {merge.stderr}"
+
+
+ANSWERED = """
+from pathlib import Path
+
+
+def test_answers(dut):
+    dut.expect("> ")
+    dut.send_line("fib 20")
+    dut.expect(r"6765\\r\\n")
+    Path("answered").write_text("")
+
+
+def test_waits_for_ever(dut):
+    dut.expect("> ")
+    dut.expect("never printed", timeout=1000)
+"""
+
+
+def test_a_signal_as_a_test_ends_loses_nothing(ctx, board):
+    """SIGTERM to the group just as a test's body has ended, when its
+    dut writes its outputs, alone and under two xdist workers: they are
+    written whole all the same, and the test is in results.json either
+    as it ended (the signal waited for its outputs, and xdist's
+    controller for its report) or cut short, never neither.  (Its folder
+    was left empty: the signal ended the fixture's teardown.)"""
+    image = ctx.firmware(board, "tests/firmware/shell.elf")
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
+    test = "test_it.py::test_answers"
+    for workers in ([], ["-n", "2", "--dist", "loadfile"]):
+        with tempfile.TemporaryDirectory() as tmp:
+            tmp = Path(tmp)
+            (tmp / "test_it.py").write_text(ANSWERED)
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "pytest", "-p",
+                 "perfcounter.testing.plugin", "-p", "no:cacheprovider",
+                 f"--firmware={image}", "--board", board.name,
+                 "--perfcounter-results", str(tmp / "results"), *workers,
+                 "test_it.py"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                start_new_session=True)
+            for _ in range(60000):
+                if (tmp / "answered").exists():
+                    break
+                time.sleep(0.001)
+            os.killpg(proc.pid, signal.SIGTERM)
+            output, _ = proc.communicate(timeout=120)
+            doc = json.loads((tmp / "results" / "results.json").read_text())
+            run = tmp / "results" / "tests" / "test_it.py_test_answers" / \
+                "run.json"
+            ran = json.loads(run.read_text()) if run.exists() else None
+        assert proc.returncode == 143, f"{workers}: {output}"
+        assert ran and ran["cores"], f"{workers}: {ran}"
+        assert (test in doc["tests"]) != (test in doc["cut_short"]["tests"]),\
+            f"{workers}: {doc}"
+        if test in doc["tests"]:
+            assert doc["tests"][test]["outcome"] == "passed", workers

@@ -40,6 +40,9 @@ from perfcounter.testing import results, signals
 
 DEFAULT_RESULTS = "perfcounter-results"
 DEFAULT_TIMEOUT = 60.0
+# How long xdist's controller, cut short by a signal, takes its workers'
+# reports as they wind down (each stops its QEMU and writes the outputs)
+WORKERS_GRACE = 5.0
 _ENDING = pytest.StashKey[signals.Ending]()
 
 
@@ -125,6 +128,7 @@ def pytest_configure(config):
     ending = config.stash[_ENDING] = signals.Ending()
     ending.booted = bool(config.getoption("firmware"))
     ending.install()
+    config.pluginmanager.register(ending, "perfcounter-ending")
     if not hasattr(config, "workerinput"):     # the controller, or alone
         config.pluginmanager.register(Collector(config, ending),
                                       "perfcounter-collector")
@@ -224,26 +228,41 @@ def dut(request):
                        cycles=bool(board.cycle_model) if cycles is None
                        else cycles, cpu=_option(item, "cpu"),
                        qemu_args=qemu_args)
-    outputs = _results_dir(item.config) / results.TESTS / \
-        results.test_dir(item.nodeid)
-    if outputs.exists():
-        shutil.rmtree(outputs)
-    outputs.mkdir(parents=True)
-    session = Session(config, uart=_option(item, "uart"),
-                      host_timeout=timeout)
-    item.config.stash[_ENDING].booted = True
-    session.start()
-    if covered:
-        _read_ahead(target, outputs / results.COVERAGE)
-    item._perfcounter_session = session
+    ending = item.config.stash[_ENDING]
+    ending.booted = True
+    # (a signal while QEMU starts or the outputs are written waits for
+    # that: a test cut short still has them all)
+    refusal = None
+    with ending.deferred():
+        outputs = _results_dir(item.config) / results.TESTS / \
+            results.test_dir(item.nodeid)
+        if outputs.exists():
+            shutil.rmtree(outputs)
+        outputs.mkdir(parents=True)
+        session = Session(config, uart=_option(item, "uart"),
+                          host_timeout=timeout)
+        try:
+            session.start()
+        except Failure as err:
+            session.close()
+            outputs.rmdir()     # (no run: nothing in it)
+            refusal = str(err)
+    if refusal:
+        ending.take_deferred()      # (which ended QEMU, if one came)
+        pytest.fail(refusal, pytrace=False)
     try:
+        ending.take_deferred()
+        if covered:
+            _read_ahead(target, outputs / results.COVERAGE)
+        item._perfcounter_session = session
         yield session
     finally:
-        result = session.result or session.stop()
-        test = summary(result, session)
-        item.user_properties.extend(results.properties_of(test))
-        _write_outputs(outputs, result, test, covered, session.steps)
-        session.close()
+        with ending.deferred():
+            result = session.result or session.stop()
+            test = summary(result, session)
+            item.user_properties.extend(results.properties_of(test))
+            _write_outputs(outputs, result, test, covered, session.steps)
+            session.close()
 
 
 def _read_ahead(target, covered):
@@ -425,6 +444,8 @@ class Collector:
 
     def pytest_sessionfinish(self, session):
         self.ending.wind_down()
+        if self.ending.signal:
+            self._reports_in_flight()
         tests = {n: t for n, t in self.tests.items() if "board" in t}
         if not tests and not self.ending.signal:
             return
@@ -438,6 +459,30 @@ class Collector:
             results.sum_profiles(folder, doc, [folder])
         except Failure as err:
             self.config.get_terminal_writer().line(f"perfcounter: {err}")
+
+    def _reports_in_flight(self):
+        """Under pytest-xdist, the session cut short by a signal: the
+        reports the workers send as they wind down (a test that ended as
+        the signal came, its counts in its teardown's report), taken
+        before the results are written, for WORKERS_GRACE at most."""
+        dsession = self.config.pluginmanager.getplugin("dsession")
+        events = getattr(dsession, "queue", None)
+        workers = set(getattr(dsession, "_active_nodes", ()))
+        if events is None:
+            return
+        import queue
+        import time
+        deadline = time.monotonic() + WORKERS_GRACE
+        while workers and time.monotonic() < deadline:
+            try:
+                name, kwargs = events.get(
+                    timeout=deadline - time.monotonic())
+            except queue.Empty:
+                break
+            if name in ("workerfinished", "errordown"):
+                workers.discard(kwargs.get("node"))
+            elif name in ("logstart", "testreport", "logfinish"):
+                getattr(dsession, f"worker_{name}")(**kwargs)
 
     def pytest_terminal_summary(self, terminalreporter):
         tests = {n: t for n, t in self.tests.items() if "board" in t}

@@ -2,18 +2,27 @@
 """A test session cut short by a signal, as a CI runner's time limit
 ends a job (SIGTERM to its process group) or a closed terminal ends it
 (SIGHUP): pytest stops at once, as on Ctrl-C (SIGINT, which it handles
-itself: noted the same), every fixture's teardown runs (each dut's QEMU ends, writing what it
-counted) and the session's results are written, saying which signal
-ended it and in which test.  pytest exits 128 + the signal's number, as
-a shell says a process ended by it.  Only signals left at their default
-are taken; one more while the session winds down is ignored, so that
-its results are written whole.  A session that has booted no firmware
-(the plugin is loaded in every pytest session of an environment that
-installs the package) is left as it would be without it: a signal
-ends it as by default, and Ctrl-C writes no results."""
+itself: noted the same), every fixture's teardown runs (each dut's QEMU
+ends, writing what it counted) and the session's results are written,
+saying which signal ended it and in which tests.  pytest exits 128 +
+the signal's number, as a shell says a process ended by it.  Only
+signals left at their default are taken; one more while the session
+winds down is ignored, so that its results are written whole.
+
+A signal while a dut's QEMU starts or while it writes its test's
+outputs (a test's end, where a CI job's limit often falls) waits for
+that: the outputs are whole, and a test whose outputs were being
+written is reported as it ended (under pytest-xdist, the controller
+takes the reports its workers send as they wind down).
+
+A session that has booted no firmware (the plugin is loaded in every
+pytest session of an environment that installs the package) is left
+as it would be without it: a signal ends it as by default, and Ctrl-C
+writes no results."""
 
 import os
 import signal
+from contextlib import contextmanager
 
 import pytest
 
@@ -21,17 +30,21 @@ SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 class Ending:
-    """The session's signals, taken from install() to uninstall()."""
+    """The session's signals, taken from install() to uninstall() (a
+    pytest plugin of every process of the session)."""
 
     def __init__(self):
         self.signal = None      # the one that cut the session short
-        self.tests = ()         # the tests it cut short
-        self.running = set()    # the tests that run now (under xdist, several)
+        # The tests that run now (under xdist, several): once a signal
+        # came, those it cut short (they never end)
+        self.running = set()
         # The session boots firmware: this process's dut, a firmware
         # test's report (on xdist's controller), or --firmware given
         self.booted = False
         self._winding_down = False
         self._taken = {}
+        self._deferring = 0
+        self._deferred = None   # the signal that came meanwhile
 
     def install(self):
         try:
@@ -47,6 +60,29 @@ class Ending:
             signal.signal(signum, handler)
         self._taken = {}
 
+    @contextmanager
+    def deferred(self):
+        """A signal that comes in here is only noted: take_deferred()
+        takes it."""
+        self._deferring += 1
+        try:
+            yield
+        finally:
+            self._deferring -= 1
+
+    def take_deferred(self):
+        """Cut the session short now if a signal came while deferred()."""
+        if self._deferred is not None and not self._deferring:
+            signum, self._deferred = self._deferred, None
+            self._cut_short(signum, None)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logfinish(self):
+        """A signal that came while a test's outputs were written: taken
+        once the test is reported (after the Collector has seen it end:
+        it is not one the signal cut short)."""
+        self.take_deferred()
+
     def wind_down(self):
         """From here a signal changes nothing: the results are written."""
         self._winding_down = True
@@ -56,17 +92,13 @@ class Ending:
         session short, or None (results.json's "cut_short")."""
         if self.signal is None:
             return None
-        return {"signal": self.signal, "tests": list(self.tests)}
+        return {"signal": self.signal, "tests": sorted(self.running)}
 
     def interrupted(self):
         """pytest's own KeyboardInterrupt (Ctrl-C, SIGINT) ends the
         session: noted as a signal of ours would be."""
         if not self.signal and self.booted:
-            self._note(signal.SIGINT)
-
-    def _note(self, signum):
-        self.signal = signal.Signals(signum).name
-        self.tests = tuple(sorted(self.running))
+            self.signal = signal.SIGINT.name
 
     def _cut_short(self, signum, frame):
         if not self.booted:
@@ -76,5 +108,9 @@ class Ending:
             return
         if self._winding_down or self.signal:
             return
-        self._note(signum)
+        if self._deferring:
+            if self._deferred is None:
+                self._deferred = signum
+            return
+        self.signal = signal.Signals(signum).name
         pytest.exit(f"cut short by {self.signal}", returncode=128 + signum)
