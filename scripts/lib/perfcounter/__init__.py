@@ -42,8 +42,8 @@ __all__ = ["boards", "outputs", "run", "DEFAULT_PERIOD", "EXACT",
 # (perfcounter.build.qemu alone: 31 ms, now 14)
 _HOMES = {
     "boards": "perfcounter.boards", "outputs": "perfcounter.outputs",
-    "run": "perfcounter.boot", "DEFAULT_PERIOD": "perfcounter.boot.config",
-    "EXACT": "perfcounter.boot.config", "RunConfig": "perfcounter.boot.config",
+    "run": "perfcounter.boot", "DEFAULT_PERIOD": "perfcounter.periods",
+    "EXACT": "perfcounter.periods", "RunConfig": "perfcounter.boot.config",
     "Serial": "perfcounter.boot.config", "Failure": "perfcounter.errors",
     "OutputOptions": "perfcounter.outputs",
     "Result": "perfcounter.results", "BuildOptions": "perfcounter.target",

@@ -19,10 +19,9 @@ from pathlib import Path
 
 from perfcounter.boot.served_sockets import QMP
 from perfcounter.errors import Failure
+from perfcounter.periods import EXACT
 from perfcounter.target import disassembly
 
-EXACT = 0               # the profile period that counts every instruction
-DEFAULT_PERIOD = 1000   # --sample's period in counter clocks
 DEFAULT_TIMEOUT = 60    # host seconds
 # Events the device keeps per core when a timeline is asked for
 DEFAULT_TIMELINE_EVENTS = 100_000

@@ -21,10 +21,9 @@ from perfcounter.outputs import annotate, gate
 from perfcounter.paths import BUILD
 from perfcounter.boot import qemu_process, run, stops
 from perfcounter.boot.signals import Signals
-from perfcounter.boot.config import (DEFAULT_BAUD, DEFAULT_PERIOD,
-                                     DEFAULT_TIMELINE_EVENTS,
-                                     DEFAULT_TIMEOUT, EXACT, RunConfig,
-                                     Serial)
+from perfcounter.boot.config import (DEFAULT_BAUD, DEFAULT_TIMELINE_EVENTS,
+                                     DEFAULT_TIMEOUT, RunConfig, Serial)
+from perfcounter.periods import DEFAULT_PERIOD, EXACT
 from perfcounter.target import BuildOptions, Target
 
 EXAMPLES = ["checksum", "two_cores", "event_sampling", "counter_extension"]

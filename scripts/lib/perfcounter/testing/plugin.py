@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from perfcounter import boards
-from perfcounter.boot.config import DEFAULT_PERIOD, EXACT, RunConfig
+from perfcounter.periods import DEFAULT_PERIOD, EXACT
 from perfcounter.errors import Failure
 from perfcounter.testing import results, signals
 
@@ -192,6 +192,7 @@ def dut(request):
     instruction; stopped after the test (if it has not ended), its
     counts recorded."""
     import shutil
+    from perfcounter.boot.config import RunConfig
     from perfcounter.boot.session import Session
     from perfcounter.target import Target
     item = request.node
