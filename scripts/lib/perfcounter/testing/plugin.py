@@ -474,10 +474,10 @@ class Collector:
         import queue
         import time
         deadline = time.monotonic() + WORKERS_GRACE
-        while workers and time.monotonic() < deadline:
+        while workers:
             try:
                 name, kwargs = events.get(
-                    timeout=deadline - time.monotonic())
+                    timeout=max(0, deadline - time.monotonic()))
             except queue.Empty:
                 break
             if name in ("workerfinished", "errordown"):
