@@ -44,6 +44,7 @@ DEFAULT_TIMEOUT = 60.0
 # reports as they wind down (each stops its QEMU and writes the outputs)
 WORKERS_GRACE = 5.0
 _ENDING = pytest.StashKey[signals.Ending]()
+_QEMU = pytest.StashKey[object]()
 
 
 def _period(text):
@@ -240,8 +241,8 @@ def dut(request):
         if outputs.exists():
             shutil.rmtree(outputs)
         outputs.mkdir(parents=True)
-        session = Session(config, uart=_option(item, "uart"),
-                          host_timeout=timeout)
+        session = Session(config, qemu=_qemu(item.config),
+                          uart=_option(item, "uart"), host_timeout=timeout)
         try:
             session.start()
         except Failure as err:
@@ -264,6 +265,15 @@ def dut(request):
             item.user_properties.extend(results.properties_of(test))
             _write_outputs(outputs, result, test, covered, session.steps)
             session.close()
+
+
+def _qemu(config):
+    """The built QEMU, made sure of once a session (4 ms a test)"""
+    built = config.stash.get(_QEMU, None)
+    if built is None:
+        from perfcounter.build import qemu
+        built = config.stash[_QEMU] = qemu.ensure_built()
+    return built
 
 
 def _read_ahead(target, covered):
