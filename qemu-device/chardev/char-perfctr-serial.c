@@ -20,7 +20,8 @@
  *   control=PATH     a controller on a UNIX socket (perfcounter's
  *                    Session) drives the run in lockstep: the guest
  *                    waits for it at the start, after every byte it
- *                    sends and at the deadlines it sets, with nothing
+ *                    sends (or those of a set the controller gives)
+ *                    and at the deadlines it sets, with nothing
  *                    running meanwhile (the BQL is released, so that
  *                    QMP can read the devices, and QEMU can still shut
  *                    down); what it sends while the guest waits is
@@ -38,7 +39,9 @@
  * The control protocol: frames of a kind byte, a 32-bit little-endian
  * payload length, and the payload; numbers are 64-bit little-endian.
  *   to the controller:   'S' start, 'O' output (the bytes follow the
- *                        numbers), 'D' deadline reached: each with the
+ *                        numbers; sent where the guest waits, at 4 KiB
+ *                        and at QEMU's exit, not a byte at a time),
+ *                        'D' deadline reached: each with the
  *                        virtual ns, retired instructions and estimated
  *                        cycles (0 without a timing model) then
  *                        'C' counts, the answer to 'Q': the numbers,
@@ -48,7 +51,9 @@
  *   from the controller: 'I' input bytes, 'E' end of input,
  *                        'G' go (a deadline in virtual ns, 0 for none,
  *                        and a mode byte: 0 wait after each byte the
- *                        guest sends, 1 wait only at the deadline),
+ *                        guest sends, 1 wait only at the deadline, 2
+ *                        wait after a byte of the 256-bit set that
+ *                        follows: those a match could end with),
  *                        'Q' query the counts, with a path to have the
  *                        plugin write its results so far there first
  *                        (a step's profile is what ran between two),
@@ -77,6 +82,7 @@
 #include "qemu/timer.h"
 #include "system/cpu-timers.h"
 #include "system/runstate.h"
+#include "system/system.h"
 #include "accel/tcg/perfctr-hook.h"
 #include "accel/tcg/perfctr-stop.h"
 #include "trace.h"
@@ -88,13 +94,20 @@ OBJECT_DECLARE_SIMPLE_TYPE(PerfctrSerialChardev, CHARDEV_PERFCTR_SERIAL)
 #define DEFAULT_CHAR_NS 86806
 /* How often a controller that keeps the guest waiting is checked on */
 #define WAIT_POLL_MS 20
+/* Output is reported where the guest waits, or once this much is held */
+#define REPORT_MAX_BYTES 4096
 /* A UART that cannot take a byte is offered it again after this long */
 #define RETRY_MAX_CHARS 64
 
 enum {
     MODE_EACH_BYTE,     /* wait after every byte the guest sends */
     MODE_DEADLINE,      /* wait at the deadline only */
+    MODE_AT_BYTES,      /* wait after a byte of wait_at */
 };
+
+/* A 'G' frame: the deadline, the mode and, for MODE_AT_BYTES, the set */
+#define GO_LEN 9
+#define WAIT_AT_LEN 32
 
 struct PerfctrSerialChardev {
     Chardev parent;
@@ -106,6 +119,8 @@ struct PerfctrSerialChardev {
     uint64_t eof_quiet_ns;  /* 0: the end of input stops nothing */
 
     GByteArray *input;      /* received, not yet delivered from next */
+    GByteArray *unreported; /* output not yet sent to the controller */
+    Notifier at_exit;       /* sends it */
     guint next;
     bool input_ended;
     int64_t last_delivery;  /* virtual ns of the last byte delivered */
@@ -113,6 +128,7 @@ struct PerfctrSerialChardev {
     QEMUTimer *deliver;
 
     int mode;
+    uint8_t wait_at[WAIT_AT_LEN];   /* MODE_AT_BYTES's bytes, bit by bit */
     QEMUTimer *deadline;
     QEMUTimer *started;
     QEMUTimer *quiet;
@@ -182,6 +198,25 @@ static void perfctr_serial_report(PerfctrSerialChardev *s, char kind,
         close(s->control_fd);
         s->control_fd = -1;
     }
+}
+
+/*
+ * The output not reported yet goes to the controller, with where the
+ * guest is now (after its last byte)
+ */
+static void perfctr_serial_flush(PerfctrSerialChardev *s)
+{
+    if (s->unreported->len) {
+        perfctr_serial_report(s, 'O', s->unreported->data,
+                              s->unreported->len);
+        g_byte_array_set_size(s->unreported, 0);
+    }
+}
+
+static void perfctr_serial_flush_at_exit(Notifier *notifier, void *data)
+{
+    perfctr_serial_flush(container_of(notifier, PerfctrSerialChardev,
+                                      at_exit));
 }
 
 /*
@@ -317,9 +352,15 @@ static void perfctr_serial_wait(PerfctrSerialChardev *s)
             bql_unlock();
             break;
         case 'G':
-            if (len >= 9) {
+            if (len >= GO_LEN) {
                 deadline = ldq_le_p(body);
-                s->mode = body[8] ? MODE_DEADLINE : MODE_EACH_BYTE;
+                s->mode = body[8] == MODE_DEADLINE ? MODE_DEADLINE
+                                                   : MODE_EACH_BYTE;
+                if (body[8] == MODE_AT_BYTES &&
+                    len >= GO_LEN + WAIT_AT_LEN) {
+                    s->mode = MODE_AT_BYTES;
+                    memcpy(s->wait_at, body + GO_LEN, WAIT_AT_LEN);
+                }
                 go = true;
             }
             break;
@@ -463,6 +504,7 @@ static void perfctr_serial_deadline(void *opaque)
 {
     PerfctrSerialChardev *s = opaque;
 
+    perfctr_serial_flush(s);
     perfctr_serial_report(s, 'D', NULL, 0);
     perfctr_serial_wait_soon(s);
 }
@@ -474,6 +516,23 @@ static void perfctr_serial_started(void *opaque)
     perfctr_serial_count_all(s);
     perfctr_serial_report(s, 'S', NULL, 0);
     perfctr_serial_wait_soon(s);
+}
+
+/* Whether the guest waits for the controller once it has sent buf */
+static bool perfctr_serial_waits_after(PerfctrSerialChardev *s,
+                                       const uint8_t *buf, int len)
+{
+    int i;
+
+    if (s->mode != MODE_AT_BYTES) {
+        return s->mode == MODE_EACH_BYTE;
+    }
+    for (i = 0; i < len; i++) {
+        if (s->wait_at[buf[i] / 8] & (1 << (buf[i] % 8))) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Called with chr_write_lock held, from the guest's write to its UART */
@@ -498,9 +557,16 @@ static int perfctr_serial_write(Chardev *chr, const uint8_t *buf, int len)
                             s->eof_quiet_ns);
     }
     if (s->control_fd >= 0) {
-        perfctr_serial_report(s, 'O', buf, len);
-        if (s->mode == MODE_EACH_BYTE) {
+        /*
+         * Reported where the guest waits, or by the buffer: a report a
+         * byte cost the controller a wake-up each
+         */
+        g_byte_array_append(s->unreported, buf, len);
+        if (perfctr_serial_waits_after(s, buf, len)) {
+            perfctr_serial_flush(s);
             perfctr_serial_wait_soon(s);
+        } else if (s->unreported->len >= REPORT_MAX_BYTES) {
+            perfctr_serial_flush(s);
         }
     }
     return len;
@@ -549,6 +615,7 @@ static void perfctr_serial_open(Chardev *chr, ChardevBackend *backend,
     }
     s->eof_quiet_ns = opts->has_eof_quiet_ns ? opts->eof_quiet_ns : 0;
     s->input = g_byte_array_new();
+    s->unreported = g_byte_array_new();
     s->last_delivery = -1;
     s->control_fd = -1;
     s->mode = MODE_DEADLINE;
@@ -570,6 +637,8 @@ static void perfctr_serial_open(Chardev *chr, ChardevBackend *backend,
             return;
         }
         s->mode = MODE_EACH_BYTE;
+        s->at_exit.notify = perfctr_serial_flush_at_exit;
+        qemu_add_exit_notifier(&s->at_exit);
     }
     s->out_fd = qmp_chardev_open_file_source(opts->out, flags, errp);
     if (s->out_fd < 0) {
@@ -634,6 +703,12 @@ static void perfctr_serial_finalize(Object *obj)
     }
     if (s->input) {
         g_byte_array_unref(s->input);
+    }
+    if (s->at_exit.notify) {
+        qemu_remove_exit_notifier(&s->at_exit);
+    }
+    if (s->unreported) {
+        g_byte_array_unref(s->unreported);
     }
     if (s->control_fd >= 0) {
         close(s->control_fd);

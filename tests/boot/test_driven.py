@@ -7,6 +7,7 @@ reaches a UART (a pipe, a file, a pty, a socket), on every board."""
 import io
 import json
 import os
+import re
 import select
 import signal
 import socket
@@ -23,6 +24,7 @@ import pytest
 
 from bootlib import json_schema_errors
 from perfcounter import EXACT, RunConfig, Session, Target
+from perfcounter.boot import match_ends
 from perfcounter.boot.session import ExpectTimeout, GuestEnded
 from perfcounter.paths import REPO
 
@@ -37,18 +39,19 @@ COMMANDS = [("fib 20", "fib(20) = 6765", 1),
 INPUT = b"".join(c.encode() + b"\r\n" for c, _, _ in COMMANDS)
 
 
-def session_steps(ctx, board):
+def session_steps(ctx, board, tail=""):
     """Each command's Step (profiled exactly), the answers, and the
-    counter cores after."""
+    counter cores after.  tail: ends each pattern ("()": the guest
+    waits after every byte, match_ends not knowing what ends a match)."""
     config = RunConfig(Target(ctx.firmware(board, SHELL), board),
                        cycles=bool(board.cycle_model), profile=EXACT)
     with Session(config, ctx.qemu) as dut:
-        dut.expect("> ")
+        dut.expect("> " + tail)
         for command, answer, _ in COMMANDS:
             with dut.step(command):
                 dut.send_line(command, "\r")
-                dut.expect_exact(answer + "\r\n")
-            dut.expect("> ")
+                dut.expect(re.escape(answer + "\r\n") + tail)
+            dut.expect("> " + tail)
         cores = dut.counters()
         dut.send_line("exit 9")
         result = dut.wait()
@@ -76,6 +79,22 @@ def test_a_session_drives_the_shell_and_counts_each_step_the_same_twice(
         if number:
             assert sections[number].occurrences == 1
             assert sections[number].clocks > 0
+
+
+def test_the_same_steps_whether_the_guest_waits_after_each_byte_or_not(
+        ctx, board):
+    """expect("> ") has the guest wait only after a space, and a
+    pattern ending in "\\r\\n" only after a line's end (match_ends); a
+    pattern whose end it cannot tell after every byte.  The steps, the
+    counter cores and the whole run are the same either way."""
+    assert match_ends.last_bytes(re.compile("> ")) == {ord(" ")}
+    assert match_ends.last_bytes(re.compile("> ()")) is None
+    at_ends = session_steps(ctx, board)
+    each_byte = session_steps(ctx, board, tail="()")
+    assert [measured(s) for s in at_ends[0]] == \
+        [measured(s) for s in each_byte[0]]
+    assert at_ends[1] == each_byte[1]
+    assert at_ends[2].outcome == each_byte[2].outcome
 
 
 def test_each_step_has_its_own_profile_and_counts(ctx, board):

@@ -16,12 +16,14 @@ guest's answers, measure each step, with the same numbers on every run.
 
 The console UART (or another) is QEMU's perfctr-serial backend with a
 controller: the guest waits, nothing running, at its start, after every
-byte it sends and at the virtual deadlines of expect(), until the
-Session lets it go on.  So what the host does between two calls takes
-no virtual time, every byte sent is delivered from the point where the
-guest waited (in virtual time: a character time apart, when the UART
-has room), and an expect() ends at the byte that completed its match:
-each step is counted exactly, whatever the host's speed.
+byte it sends that could complete expect()'s match (match_ends: the
+pattern's possible last bytes, or any) and at the virtual deadlines of
+expect(), until the Session lets it go on.  So what the host does
+between two calls takes no virtual time, every byte sent is delivered
+from the point where the guest waited (in virtual time: a character
+time apart, when the UART has room), and an expect() ends at the byte
+that completed its match: each step is counted exactly, whatever the
+host's speed.
 """
 
 import codecs
@@ -35,7 +37,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from perfcounter.boot import SESSION, collect, launch, qemu_process
+from perfcounter.boot import (SESSION, collect, launch, match_ends,
+                              qemu_process)
 from perfcounter.boot.config import Serial
 from perfcounter.boot.signals import StopRequest
 from perfcounter.build import qemu as qemu_build
@@ -48,7 +51,7 @@ _HEAD = struct.Struct("<cI")
 _POSITION = struct.Struct("<QQQ")
 _GO = struct.Struct("<QB")
 _COUNTS = struct.Struct("<I" + "Q" * len(events.NAMES))
-_EACH_BYTE, _AT_DEADLINE = 0, 1
+_EACH_BYTE, _AT_DEADLINE, _AT_BYTES = 0, 1, 2
 DEFAULT_HOST_TIMEOUT = 60.0
 # How long QEMU has to exit, its exit handlers writing what they counted,
 # once told to end the run where the guest waits
@@ -299,8 +302,16 @@ class Session:
             raise GuestEnded(f"the run ended ({self._how_it_ended()}); it "
                              f"printed: {self._pending()!r}") from None
 
-    def _go(self, deadline=0, mode=_EACH_BYTE):
-        self._send_frame(b"G", _GO.pack(deadline, mode))
+    def _go(self, deadline=0, mode=_EACH_BYTE, wait_at=None):
+        """Let the guest run (to deadline, virtual ns, if not 0); with
+        wait_at (a set of bytes), it waits after printing one of them"""
+        if wait_at is None:
+            self._send_frame(b"G", _GO.pack(deadline, mode))
+            return
+        bits = bytearray(32)
+        for byte in wait_at:
+            bits[byte // 8] |= 1 << byte % 8
+        self._send_frame(b"G", _GO.pack(deadline, _AT_BYTES) + bits)
 
     def _pending(self):
         return self.output[self._searched:]
@@ -329,13 +340,18 @@ class Session:
         either passes, GuestEnded when the run ends first."""
         regex = re.compile(pattern) if isinstance(pattern, str) else pattern
         deadline = self.position.ns + round(timeout * 1e9) if timeout else 0
+        # (the guest waits only after a byte a match could end with)
+        ends = match_ends.last_bytes(regex)
+        waits = True
         while True:
-            found = regex.search(self.output, self._searched)
-            if found:
-                self._searched = found.end()
-                return found
-            self._go(deadline)
-            kind, _ = self._read_frame(host_timeout)
+            if waits:
+                found = regex.search(self.output, self._searched)
+                if found:
+                    self._searched = found.end()
+                    return found
+                self._go(deadline, wait_at=ends)
+            kind, data = self._read_frame(host_timeout)
+            waits = kind != b"O" or ends is None or not ends.isdisjoint(data)
             if kind is None:
                 self._finish()
                 raise GuestEnded(
