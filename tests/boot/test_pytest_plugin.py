@@ -202,15 +202,31 @@ def test_without(dut):
 """
 
 
+def plugin_command(folder, image, board, *options):
+    """pytest with the plugin on folder's test_it.py: its argv and
+    environment (results in folder/results)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
+    return [sys.executable, "-m", "pytest", "-p", "perfcounter.testing.plugin",
+            "-p", "no:cacheprovider", f"--firmware={image}", "--board", board,
+            "--perfcounter-results", str(folder / "results"), *options,
+            "test_it.py"], env
+
+
 def plugin_run(folder, image, board, *options, tests):
     (folder / "test_it.py").write_text(tests)
-    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "perfcounter.testing.plugin",
-         "-p", "no:cacheprovider", f"--firmware={image}", "--board", board,
-         "--perfcounter-results", str(folder / "results"), *options,
-         "test_it.py"], cwd=folder, env=env, stdin=subprocess.DEVNULL,
-        capture_output=True, text=True, timeout=600)
+    argv, env = plugin_command(folder, image, board, *options)
+    return subprocess.run(argv, cwd=folder, env=env, stdin=subprocess.DEVNULL,
+                          capture_output=True, text=True, timeout=600)
+
+
+def plugin_group(folder, image, board, *options, **popen):
+    """plugin_command's pytest started in a process group of its own
+    (for a signal to it), its output piped."""
+    argv, env = plugin_command(folder, image, board, *options)
+    return subprocess.Popen(argv, cwd=folder, env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, **popen)
 
 
 def test_qemu_arguments_and_the_image_check(ctx):
@@ -251,16 +267,8 @@ def test_a_qemu_that_refuses_to_start_fails_the_test_at_once(ctx, board):
     image = ctx.firmware(board, "tests/firmware/shell.elf")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        (tmp / "test_it.py").write_text(BIG_TEST)
-        env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
-        proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "-p",
-             "perfcounter.testing.plugin", "-p", "no:cacheprovider",
-             f"--firmware={image}", "--board", board.name,
-             "--perfcounter-results", str(tmp / "results"),
-             "--firmware-timeout=3600", "--qemu-arg=-bogus", "test_it.py"],
-            cwd=tmp, env=env, stdin=subprocess.DEVNULL, capture_output=True,
-            text=True, timeout=120)
+        proc = plugin_run(tmp, image, board.name, "--firmware-timeout=3600",
+                          "--qemu-arg=-bogus", tests=BIG_TEST)
         left = sorted(p.name for p in (tmp / "results" / "tests").iterdir())
     assert proc.returncode == 1, proc.stdout
     assert "\nQEMU did not start the guest: qemu-system-" in proc.stdout
@@ -326,15 +334,14 @@ def test_coverage_per_test_summed_and_merged(ctx, board):
 
 
 READ_AHEAD = """
-import glob, hashlib, os, time
-from pathlib import Path
+import glob, hashlib, time
 
 from perfcounter.target import image_cache
 
 
 def test_the_lines_are_read_while_it_runs(dut):
     dut.expect("> ")
-    sha = hashlib.sha256(Path(os.environ["IMAGE"]).read_bytes()).hexdigest()
+    sha = hashlib.sha256(dut.config.target.path.read_bytes()).hexdigest()
     kept = str(image_cache.DIR / f"{sha}-*-lines.json")
     for _ in range(600):
         if glob.glob(kept):
@@ -357,17 +364,8 @@ def test_coverage_reads_the_image_while_the_test_runs(ctx, board):
         image = tmp / "shell.elf"
         image.write_bytes(ctx.firmware(board, "tests/firmware/shell.elf")
                           .read_bytes() + os.urandom(16))
-        (tmp / "test_it.py").write_text(READ_AHEAD)
-        env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"),
-                   IMAGE=str(image))
-        proc = subprocess.run(
-            [sys.executable, "-m", "pytest", "-p",
-             "perfcounter.testing.plugin", "-p", "no:cacheprovider",
-             f"--firmware={image}", "--board", board.name,
-             "--firmware-coverage", "--perfcounter-results",
-             str(tmp / "results"), "test_it.py"], cwd=tmp, env=env,
-            stdin=subprocess.DEVNULL, capture_output=True, text=True,
-            timeout=600)
+        proc = plugin_run(tmp, image, board.name, "--firmware-coverage",
+                          tests=READ_AHEAD)
         info = (tmp / "results" / "tests" / "test_it.py_test_the_lines_are"
                 "_read_while_it_runs" / "coverage.info").read_text()
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -467,7 +465,6 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
     (SIGTERM: pytest died at once, no results at all; SIGINT: results
     that looked whole.)"""
     image = ctx.firmware(board, "tests/firmware/shell.elf")
-    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
     for sent, workers, code in [
             (signal.SIGTERM, [], 143),
             (signal.SIGTERM, ["-n", "2", "--dist", "loadfile"], 143),
@@ -478,14 +475,8 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
             (tmp / "test_it.py").write_text(CUT_SHORT)
             stale = tmp / "results" / "tests" / "test_it.py_test_gone"
             stale.mkdir(parents=True)   # an earlier session's test
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "pytest", "-p",
-                 "perfcounter.testing.plugin", "-p", "no:cacheprovider",
-                 f"--firmware={image}", "--board", board.name,
-                 "--perfcounter-results", str(tmp / "results"), *workers,
-                 "test_it.py"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                start_new_session=True, preexec_fn=_default_sigint)
+            proc = plugin_group(tmp, image, board.name, *workers,
+                                preexec_fn=_default_sigint)
             for _ in range(1200):
                 if (tmp / "waiting").exists():
                     break
@@ -548,20 +539,12 @@ def test_a_signal_as_a_test_ends_loses_nothing(ctx, board):
     controller for its report) or cut short, never neither.  (Its folder
     was left empty: the signal ended the fixture's teardown.)"""
     image = ctx.firmware(board, "tests/firmware/shell.elf")
-    env = dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib"))
     test = "test_it.py::test_answers"
     for workers in ([], ["-n", "2", "--dist", "loadfile"]):
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             (tmp / "test_it.py").write_text(ANSWERED)
-            proc = subprocess.Popen(
-                [sys.executable, "-m", "pytest", "-p",
-                 "perfcounter.testing.plugin", "-p", "no:cacheprovider",
-                 f"--firmware={image}", "--board", board.name,
-                 "--perfcounter-results", str(tmp / "results"), *workers,
-                 "test_it.py"], cwd=tmp, env=env, stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                start_new_session=True)
+            proc = plugin_group(tmp, image, board.name, *workers)
             for _ in range(60000):
                 if (tmp / "answered").exists():
                     break
@@ -578,3 +561,48 @@ def test_a_signal_as_a_test_ends_loses_nothing(ctx, board):
             f"{workers}: {doc}"
         if test in doc["tests"]:
             assert doc["tests"][test]["outcome"] == "passed", workers
+
+
+HANGS = """
+import time
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def hangs():
+    yield
+    Path("tearing-down").write_text("")
+    time.sleep(600)
+
+
+def test_hangs_at_its_end(dut, hangs):
+    dut.expect("> ")
+"""
+
+
+def test_a_teardown_that_hangs_defers_a_signal_only_so_long(ctx, board):
+    """A signal during a test's teardown waits for it (the dut's outputs
+    written whole), but not for a teardown that hangs: after
+    signals.DEFER_LIMIT the session ends all the same, exit 143, its
+    results written (the test cut short)."""
+    from perfcounter.testing.signals import DEFER_LIMIT
+    image = ctx.firmware(board, "tests/firmware/shell.elf")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        (tmp / "test_it.py").write_text(HANGS)
+        proc = plugin_group(tmp, image, board.name)
+        for _ in range(1200):
+            if (tmp / "tearing-down").exists():
+                break
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGTERM)
+        output, _ = proc.communicate(timeout=DEFER_LIMIT + 60)
+        doc = json.loads((tmp / "results" / "results.json").read_text())
+        ran = (tmp / "results" / "tests" / "test_it.py_test_hangs_at_its_end"
+               / "run.json").exists()
+    assert proc.returncode == 143, output
+    assert doc["cut_short"] == {"signal": "SIGTERM",
+                                "tests": ["test_it.py::test_hangs_at_its_end"]}
+    assert ran

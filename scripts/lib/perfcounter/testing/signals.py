@@ -22,11 +22,15 @@ writes no results."""
 
 import os
 import signal
+import threading
 from contextlib import contextmanager
 
 import pytest
 
 SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+# How long a signal waits for what defers it (a teardown that hangs):
+# then it is taken wherever the session is
+DEFER_LIMIT = 10.0
 
 
 class Ending:
@@ -45,6 +49,8 @@ class Ending:
         self._taken = {}
         self._deferring = 0
         self._deferred = None   # the signal that came meanwhile
+        self._overdue = None    # a Timer: DEFER_LIMIT, then it is taken
+        self._late = False      # it has waited DEFER_LIMIT
 
     def install(self):
         try:
@@ -74,7 +80,16 @@ class Ending:
         """Cut the session short now if a signal came while deferred()."""
         if self._deferred is not None and not self._deferring:
             signum, self._deferred = self._deferred, None
+            self._overdue.cancel()
             self._cut_short(signum, None)
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_teardown(self):
+        """A test's teardown runs whole: pytest.exit between two of its
+        steps dropped the finalizer it had taken off its list, and a
+        dut's then never wrote the test's outputs."""
+        with self.deferred():
+            yield
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_logfinish(self):
@@ -100,6 +115,10 @@ class Ending:
         if not self.signal and self.booted:
             self.signal = signal.SIGINT.name
 
+    def _too_late(self, signum):
+        self._late = True
+        os.kill(os.getpid(), signum)
+
     def _cut_short(self, signum, frame):
         if not self.booted:
             # No firmware in this session: the signal as if untaken
@@ -108,9 +127,14 @@ class Ending:
             return
         if self._winding_down or self.signal:
             return
-        if self._deferring:
+        if self._deferring and not self._late:
             if self._deferred is None:
                 self._deferred = signum
+                self._overdue = threading.Timer(DEFER_LIMIT, self._too_late,
+                                                (signum,))
+                self._overdue.daemon = True
+                self._overdue.start()
             return
+        self._deferred = None
         self.signal = signal.Signals(signum).name
         pytest.exit(f"cut short by {self.signal}", returncode=128 + signum)
