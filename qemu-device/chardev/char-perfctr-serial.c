@@ -39,8 +39,9 @@
  * The control protocol: frames of a kind byte, a 32-bit little-endian
  * payload length, and the payload; numbers are 64-bit little-endian.
  *   to the controller:   'S' start, 'O' output (the bytes follow the
- *                        numbers; sent where the guest waits, at 4 KiB
- *                        and at QEMU's exit, not a byte at a time),
+ *                        numbers; sent where the guest waits, at a
+ *                        line's end, at 4 KiB and at QEMU's exit, not a
+ *                        byte at a time),
  *                        'D' deadline reached: each with the
  *                        virtual ns, retired instructions and estimated
  *                        cycles (0 without a timing model) then
@@ -94,7 +95,7 @@ OBJECT_DECLARE_SIMPLE_TYPE(PerfctrSerialChardev, CHARDEV_PERFCTR_SERIAL)
 #define DEFAULT_CHAR_NS 86806
 /* How often a controller that keeps the guest waiting is checked on */
 #define WAIT_POLL_MS 20
-/* Output is reported where the guest waits, or once this much is held */
+/* Output is reported where the guest waits, a line's end, or this much */
 #define REPORT_MAX_BYTES 4096
 /* A UART that cannot take a byte is offered it again after this long */
 #define RETRY_MAX_CHARS 64
@@ -558,14 +559,16 @@ static int perfctr_serial_write(Chardev *chr, const uint8_t *buf, int len)
     }
     if (s->control_fd >= 0) {
         /*
-         * Reported where the guest waits, or by the buffer: a report a
-         * byte cost the controller a wake-up each
+         * Reported where the guest waits, at a line's end (what QEMU
+         * dying at once would lose) or by the buffer: a report a byte
+         * cost the controller a wake-up each
          */
         g_byte_array_append(s->unreported, buf, len);
         if (perfctr_serial_waits_after(s, buf, len)) {
             perfctr_serial_flush(s);
             perfctr_serial_wait_soon(s);
-        } else if (s->unreported->len >= REPORT_MAX_BYTES) {
+        } else if (s->unreported->len >= REPORT_MAX_BYTES ||
+                   memchr(buf, '\n', len)) {
             perfctr_serial_flush(s);
         }
     }

@@ -9,11 +9,12 @@ the signal's number, as a shell says a process ended by it.  Only
 signals left at their default are taken; one more while the session
 winds down is ignored, so that its results are written whole.
 
-A signal while a dut's QEMU starts or while it writes its test's
-outputs (a test's end, where a CI job's limit often falls) waits for
-that: the outputs are whole, and a test whose outputs were being
-written is reported as it ended (under pytest-xdist, the controller
-takes the reports its workers send as they wind down).
+A signal while a dut's QEMU starts or during a test's teardown (the
+dut writing its outputs: a test's end, where a CI job's limit often
+falls) waits for that, DEFER_LIMIT at most: the outputs are whole, and
+a test whose outputs were being written is reported as it ended (under
+pytest-xdist, the controller takes the reports its workers send as
+they wind down).
 
 A session that has booted no firmware (the plugin is loaded in every
 pytest session of an environment that installs the package) is left
