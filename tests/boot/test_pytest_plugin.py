@@ -533,30 +533,35 @@ def test_waits_for_ever(dut):
 
 def test_a_signal_as_a_test_ends_loses_nothing(ctx, board):
     """SIGTERM to the group just as a test's body has ended, when its
-    dut writes its outputs, alone and under two xdist workers: they are
+    dut writes its outputs, alone and under two xdist workers, and
+    Ctrl-C (SIGINT, pytest's KeyboardInterrupt) alone: they are
     written whole all the same, and the test is in results.json either
     as it ended (the signal waited for its outputs, and xdist's
     controller for its report) or cut short, never neither.  (Its folder
     was left empty: the signal ended the fixture's teardown.)"""
     image = ctx.firmware(board, "tests/firmware/shell.elf")
     test = "test_it.py::test_answers"
-    for workers in ([], ["-n", "2", "--dist", "loadfile"]):
+    for sent, workers, code in [
+            (signal.SIGTERM, [], 143),
+            (signal.SIGTERM, ["-n", "2", "--dist", "loadfile"], 143),
+            (signal.SIGINT, [], 2)]:
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             (tmp / "test_it.py").write_text(ANSWERED)
-            proc = plugin_group(tmp, image, board.name, *workers)
+            proc = plugin_group(tmp, image, board.name, *workers,
+                                preexec_fn=_default_sigint)
             for _ in range(60000):
                 if (tmp / "answered").exists():
                     break
                 time.sleep(0.001)
-            os.killpg(proc.pid, signal.SIGTERM)
+            os.killpg(proc.pid, sent)
             output, _ = proc.communicate(timeout=120)
             doc = json.loads((tmp / "results" / "results.json").read_text())
             run = tmp / "results" / "tests" / "test_it.py_test_answers" / \
                 "run.json"
             ran = json.loads(run.read_text()) if run.exists() else None
-        assert proc.returncode == 143, f"{workers}: {output}"
-        assert ran and ran["cores"], f"{workers}: {ran}"
+        assert proc.returncode == code, f"{workers}: {output}"
+        assert ran and ran["cores"], f"{sent.name} {workers}: {ran}"
         assert (test in doc["tests"]) != (test in doc["cut_short"]["tests"]),\
             f"{workers}: {doc}"
         if test in doc["tests"]:

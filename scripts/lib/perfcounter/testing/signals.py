@@ -11,7 +11,7 @@ winds down is ignored, so that its results are written whole.
 
 A signal while a dut's QEMU starts or during a test's teardown (the
 dut writing its outputs: a test's end, where a CI job's limit often
-falls) waits for that, DEFER_LIMIT at most: the outputs are whole, and
+falls) waits for that, DEFER_LIMIT at most (Ctrl-C too): the outputs are whole, and
 a test whose outputs were being written is reported as it ended (under
 pytest-xdist, the controller takes the reports its workers send as
 they wind down).
@@ -70,12 +70,29 @@ class Ending:
     @contextmanager
     def deferred(self):
         """A signal that comes in here is only noted: take_deferred()
-        takes it."""
+        takes it.  Ctrl-C too: pytest's KeyboardInterrupt, raised
+        wherever the test was, would cut the deferred work short."""
+        ctrl_c = self._deferring == 0 and self.booted and \
+            self._handles_sigint(signal.default_int_handler, self._cut_short)
         self._deferring += 1
         try:
             yield
         finally:
             self._deferring -= 1
+            if ctrl_c:
+                self._handles_sigint(self._cut_short,
+                                     signal.default_int_handler)
+
+    @staticmethod
+    def _handles_sigint(now, then):
+        """SIGINT's handler made then if it is now; whether it was."""
+        try:
+            if signal.getsignal(signal.SIGINT) == now:
+                signal.signal(signal.SIGINT, then)
+                return True
+        except ValueError:
+            pass                # not the main thread
+        return False
 
     def take_deferred(self):
         """Cut the session short now if a signal came while deferred()."""
@@ -137,5 +154,7 @@ class Ending:
                 self._overdue.start()
             return
         self._deferred = None
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt     # (pytest's own, as by default)
         self.signal = signal.Signals(signum).name
         pytest.exit(f"cut short by {self.signal}", returncode=128 + signum)
