@@ -219,6 +219,17 @@ def plugin_run(folder, image, board, *options, tests):
                           capture_output=True, text=True, timeout=600)
 
 
+def signal_once(proc, flag, signum, poll=0.05, timeout=120):
+    """signum to proc's process group once flag (a file its test
+    writes) exists; what the session printed."""
+    for _ in range(round(60 / poll)):
+        if flag.exists():
+            break
+        time.sleep(poll)
+    os.killpg(proc.pid, signum)
+    return proc.communicate(timeout=timeout)[0]
+
+
 def plugin_group(folder, image, board, *options, **popen):
     """plugin_command's pytest started in a process group of its own
     (for a signal to it), its output piped."""
@@ -477,12 +488,7 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
             stale.mkdir(parents=True)   # an earlier session's test
             proc = plugin_group(tmp, image, board.name, *workers,
                                 preexec_fn=_default_sigint)
-            for _ in range(1200):
-                if (tmp / "waiting").exists():
-                    break
-                time.sleep(0.05)
-            os.killpg(proc.pid, sent)
-            output, _ = proc.communicate(timeout=120)
+            output = signal_once(proc, tmp / "waiting", sent)
             time.sleep(0.5)
             try:
                 os.killpg(proc.pid, 0)
@@ -550,12 +556,7 @@ def test_a_signal_as_a_test_ends_loses_nothing(ctx, board):
             (tmp / "test_it.py").write_text(ANSWERED)
             proc = plugin_group(tmp, image, board.name, *workers,
                                 preexec_fn=_default_sigint)
-            for _ in range(60000):
-                if (tmp / "answered").exists():
-                    break
-                time.sleep(0.001)
-            os.killpg(proc.pid, sent)
-            output, _ = proc.communicate(timeout=120)
+            output = signal_once(proc, tmp / "answered", sent, poll=0.001)
             doc = json.loads((tmp / "results" / "results.json").read_text())
             run = tmp / "results" / "tests" / "test_it.py_test_answers" / \
                 "run.json"
@@ -598,12 +599,8 @@ def test_a_teardown_that_hangs_defers_a_signal_only_so_long(ctx, board):
         tmp = Path(tmp)
         (tmp / "test_it.py").write_text(HANGS)
         proc = plugin_group(tmp, image, board.name)
-        for _ in range(1200):
-            if (tmp / "tearing-down").exists():
-                break
-            time.sleep(0.05)
-        os.killpg(proc.pid, signal.SIGTERM)
-        output, _ = proc.communicate(timeout=DEFER_LIMIT + 60)
+        output = signal_once(proc, tmp / "tearing-down", signal.SIGTERM,
+                             timeout=DEFER_LIMIT + 60)
         doc = json.loads((tmp / "results" / "results.json").read_text())
         ran = (tmp / "results" / "tests" / "test_it.py_test_hangs_at_its_end"
                / "run.json").exists()
