@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""outputs.meanwhile: the timeline written beside the other outputs, on
-a thread of this process; what the work raised reaches the caller."""
+"""outputs.meanwhile: work begun on a thread of this process while the
+caller goes on; what the work raised reaches the caller."""
 
 import sys
 import threading
@@ -24,9 +24,9 @@ def test_the_work_runs_on_a_thread_of_its_own_while_this_one_goes_on():
         go_on.wait(10)
 
     interval = sys.getswitchinterval()
-    done = meanwhile.begin(work, "timeline")
+    done = meanwhile.begin(work, "read ahead")
     assert started.wait(10)     # (begun at once, without a join)
-    assert ran_on == [("timeline", ran_on[0][1])] and \
+    assert ran_on == [("read ahead", ran_on[0][1])] and \
         ran_on[0][1] != threading.get_ident()
     # Python hands its lock over often meanwhile, and as before after
     assert sys.getswitchinterval() == \

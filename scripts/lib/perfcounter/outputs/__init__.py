@@ -122,7 +122,7 @@ def writers(config, options):
          ["outputs.json_report"]),
         (options.html, ["outputs.html_report"]),
         (options.coverage, ["outputs.coverage"]),
-        (options.timeline, ["outputs.meanwhile", "outputs.timeline"]),
+        (options.timeline, ["outputs.timeline"]),
         (options.baseline, ["outputs.gate"]),
     ]
     return [f"perfcounter.{name}" for wanted, names in asked if wanted
@@ -150,28 +150,15 @@ def write(result, options):
     # the sections named as the guest's report names them, before the
     # timeline's writer reads their names
     readout.match_guest_reports(result.cores, result.output)
-    timeline_written = None
-    if options.timeline:
-        # written meanwhile (on a thread of its own): gprof's runs and
-        # the files' writes leave this one waiting
-        from perfcounter.outputs import meanwhile, timeline
-        timeline_written = meanwhile.begin(
-            timeline.write, options.timeline, result,
-            options.load_window_ns)
     unwritten = Unwritten()
-    try:
-        status = _write_in_order(result, options, timeline_written,
-                                 unwritten)
-    finally:
-        if timeline_written:
-            timeline_written.join()     # ends even if another failed
+    status = _write_in_order(result, options, unwritten)
     unwritten.check()
     return status
 
 
-def _write_in_order(result, options, timeline_written, unwritten):
-    """write()'s outputs, the timeline begun (timeline_written); those
-    that cannot be written noted in unwritten"""
+def _write_in_order(result, options, unwritten):
+    """write()'s outputs; those that cannot be written noted in
+    unwritten"""
     write_estimates(result, options, unwritten)
     cores = result.cores
     if not cores:
@@ -213,10 +200,12 @@ def _write_in_order(result, options, timeline_written, unwritten):
             say(f"coverage: {coverage.summary(files)}; {kind} in "
                 f"{options.coverage}")
     if options.timeline:
+        # (in its turn: on a thread beside the others it took 20% longer,
+        # the two taking turns for Python's lock; docs/performance.md)
         from perfcounter.outputs import timeline
         timeline.warn_dropped(cores)
         with unwritten.writing(options.timeline):
-            timeline_written.result()       # (its OSError raised here)
+            timeline.write(options.timeline, result, options.load_window_ns)
             wrote(options.timeline)
     if options.svg:
         title = f"{result.target.path.name} on {result.board.name}: " \

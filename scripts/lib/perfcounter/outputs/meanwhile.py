@@ -1,16 +1,13 @@
 # SPDX-License-Identifier: MIT
-"""An output written while the others are (outputs.write: the timeline,
-most of a long run's results), on a thread of its own.
+"""Work begun on a thread of its own while the caller goes on: what a
+test's outputs will read of its image, read while the test runs (the
+pytest plugin).
 
-Python runs one thread at a time, so the timeline's text and the
-profile's outputs take turns.  A child process forked to write it on
-the other core was tried (2026-11-27 to 28) and given up: each page
-either process then writes is copied, and a reference count is a
-write, so both copy most of a long run's heap.  On a VM where a page
-fault costs 12 us, the full FreeRTOS demo's 20 s run with every output
-wrote its outputs in 4.49..5.28 s with the child against 3.17..3.39 s
-on a thread; a child also held up to as much memory again as the
-parent (docs/performance.md).
+Not the timeline any more: beside the other outputs, the two took turns
+for Python's lock, and the 20 s run of FreeRTOS's full demo wrote its
+outputs in 1.55 to 1.87 s against 1.25 to 1.48 s one after the other
+(docs/performance.md); a child forked to write it copied most of the
+heap, each page a fault of 12 us on a VM.
 """
 
 import sys
@@ -27,9 +24,9 @@ class Threaded:
     """work(*args) on a thread of its own"""
 
     # how often Python hands its lock to another thread meanwhile (5 ms
-    # by default): each file this one opens or process it starts waited
-    # that long for the lock back (--per-task's 102 gmon.out files took
-    # 1 s instead of 0.07 s to write)
+    # by default): each time this one waits for the guest, a file or a
+    # process, it waited that long for the lock back (--per-task's 102
+    # gmon.out files took 1 s instead of 0.07 s to write)
     SWITCH_INTERVAL = 0.0001
 
     def __init__(self, work, args):

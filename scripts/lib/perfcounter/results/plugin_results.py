@@ -441,9 +441,8 @@ def without_gc():
             gc.enable()
 
 
-# Held while an analysis is made: the timeline may be written on a
-# thread of its own (outputs.meanwhile), and an analysis both ask for is
-# made once.
+# Held while an analysis is made: a caller's threads may ask for the
+# same one, and it is made once.
 ANALYSING = threading.RLock()
 
 
