@@ -179,6 +179,29 @@ def test_a_session_ended_where_the_guest_waits_at_a_deadline(ctx, board):
             result.plugin.instructions, wait
 
 
+def test_a_session_ended_while_the_guest_runs_ends_at_once(ctx, board):
+    """stop() after an expect() cut short while the guest runs (its host
+    time out here; a signal's or a test's time limit in a test): QEMU
+    reads no word of the controller until the guest waits, so it is
+    stopped at once and writes what it counted.  (The stop waited 30 s
+    for a wait that an expect() of 1,000 virtual seconds never came to,
+    then sent SIGTERM.)"""
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board),
+                       profile=EXACT)
+    with Session(config, ctx.qemu) as dut:
+        dut.expect("> ")
+        with pytest.raises(ExpectTimeout, match="host time"):
+            dut.expect("never printed", timeout=1000, host_timeout=0.2)
+        began = time.monotonic()
+        result = dut.stop()
+        took = time.monotonic() - began
+    assert took < 10, f"the stop took {took:.1f} s"
+    assert not result.qemu_killed and result.cores
+    assert result.stopped_by_session
+    assert result.plugin.instructions == result.outcome.instructions > \
+        dut.position.instructions
+
+
 def _qemu_of(dut):
     """The pid of the Session's QEMU (its command line names the UART's
     control socket)."""

@@ -198,6 +198,8 @@ class Session:
         self._listener.bind(str(control))
         self._listener.listen(1)
         self._conn = None
+        # the guest waits for a word of ours (it reads an 'X' only then)
+        self._waits = True
         self._stop = StopRequest()
         self._exited = None
         self._thread = None
@@ -305,6 +307,7 @@ class Session:
     def _go(self, deadline=0, mode=_EACH_BYTE, wait_at=None):
         """Let the guest run (to deadline, virtual ns, if not 0); with
         wait_at (a set of bytes), it waits after printing one of them"""
+        self._waits = False
         if wait_at is None:
             self._send_frame(b"G", _GO.pack(deadline, mode))
             return
@@ -352,6 +355,7 @@ class Session:
                 self._go(deadline, wait_at=ends)
             kind, data = self._read_frame(host_timeout)
             waits = kind != b"O" or ends is None or not ends.isdisjoint(data)
+            self._waits = waits
             if kind is None:
                 self._finish()
                 raise GuestEnded(
@@ -375,6 +379,7 @@ class Session:
                 self._finish()
                 return
             if kind == b"D":
+                self._waits = True
                 return
 
     def step(self, name):
@@ -492,7 +497,14 @@ class Session:
     def _end_here(self):
         """Have QEMU exit where the guest waits ('X'): at once, the run
         ended by the session (SIGTERM would end it there too, but as cut
-        short by a signal).  SIGTERM still if QEMU does not exit."""
+        short by a signal).  SIGTERM still if QEMU does not exit, and at
+        once if the guest runs (an expect() cut short: a signal, a
+        test's time limit), which reads no 'X' until it waits: it waited
+        END_GRACE for an expect() of 1,000 virtual seconds."""
+        if not self._waits:
+            self._stop.request(SESSION)
+            self._thread.join()
+            return
         try:
             if self._conn is not None:
                 self._conn.sendall(_HEAD.pack(b"X", 0))
