@@ -219,15 +219,22 @@ def plugin_run(folder, image, board, *options, tests):
                           capture_output=True, text=True, timeout=600)
 
 
-def signal_once(proc, flag, signum, poll=0.05, timeout=120):
-    """signum to proc's process group once flag (a file its test
-    writes) exists; what the session printed."""
+def signal_once(proc, flag, signum, poll=0.05, timeout=120, group=True):
+    """signum to proc's process group (or, group false, to proc alone)
+    once flag (a file its test writes) exists; what the session
+    printed.  proc.ended_in: the seconds from the signal to its end."""
     for _ in range(round(60 / poll)):
         if flag.exists():
             break
         time.sleep(poll)
-    os.killpg(proc.pid, signum)
-    return proc.communicate(timeout=timeout)[0]
+    sent = time.monotonic()
+    if group:
+        os.killpg(proc.pid, signum)
+    else:
+        os.kill(proc.pid, signum)
+    output = proc.communicate(timeout=timeout)[0]
+    proc.ended_in = time.monotonic() - sent
+    return output
 
 
 def plugin_group(folder, image, board, *options, **popen):
@@ -468,19 +475,24 @@ def test_a_session_without_firmware_is_left_as_it_would_be(ctx, board):
 def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
     """A CI runner's time limit: SIGTERM to pytest's process group while
     a test waits for its firmware, alone and under two xdist workers
-    (the tests of a file on one, in order); and Ctrl-C (SIGINT, pytest's
-    own).  pytest exits 143 (2 on SIGINT); the test that ended is in
-    results.json (valid, "cut_short" naming the signal and the test it
-    cut short) and in junit.xml; nothing of the group is left running;
-    scripts/merge of the results says the test did not end, exit 1.
-    (SIGTERM: pytest died at once, no results at all; SIGINT: results
-    that looked whole.)"""
+    (the tests of a file on one, in order), and to xdist's controller
+    alone (as a container's stop sends it to pytest as its first
+    process); and Ctrl-C (SIGINT, pytest's own).  pytest exits 143 (2
+    on SIGINT); the test that ended is in results.json (valid,
+    "cut_short" naming the signal and the test it cut short) and in
+    junit.xml; nothing of the group is left running; scripts/merge of
+    the results says the test did not end, exit 1.  (SIGTERM: pytest
+    died at once, no results at all; SIGINT: results that looked
+    whole; the controller alone: its workers ran on, the cut test's
+    outputs were lost and the session took 15 s more to end.)"""
     image = ctx.firmware(board, "tests/firmware/shell.elf")
-    for sent, workers, code in [
-            (signal.SIGTERM, [], 143),
-            (signal.SIGTERM, ["-n", "2", "--dist", "loadfile"], 143),
-            (signal.SIGINT, [], 2)]:
-        case = f"{sent.name} {workers}"
+    xdist = ["-n", "2", "--dist", "loadfile"]
+    for sent, workers, code, group in [
+            (signal.SIGTERM, [], 143, True),
+            (signal.SIGTERM, xdist, 143, True),
+            (signal.SIGTERM, xdist, 143, False),
+            (signal.SIGINT, [], 2, True)]:
+        case = f"{sent.name} {workers} {'group' if group else 'controller'}"
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
             (tmp / "test_it.py").write_text(CUT_SHORT)
@@ -488,7 +500,7 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
             stale.mkdir(parents=True)   # an earlier session's test
             proc = plugin_group(tmp, image, board.name, *workers,
                                 preexec_fn=_default_sigint)
-            output = signal_once(proc, tmp / "waiting", sent)
+            output = signal_once(proc, tmp / "waiting", sent, group=group)
             time.sleep(0.5)
             try:
                 os.killpg(proc.pid, 0)
@@ -504,6 +516,8 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
                                     str(tmp / "results")],
                                    capture_output=True, text=True)
         assert proc.returncode == code, f"{case}: {output}"
+        assert proc.ended_in < 5, \
+            f"{case}: the session ended {proc.ended_in:.1f} s after it"
         assert not left, f"{case}: part of the session still runs"
         assert not schema_errors(doc), schema_errors(doc)
         assert doc["cut_short"] == {

@@ -453,6 +453,9 @@ class Collector:
         if "board" in test:
             self._booted()
 
+    # (first: under xdist, before its controller tears the workers down,
+    # which waits 10 s for them and then kills them)
+    @pytest.hookimpl(tryfirst=True)
     def pytest_sessionfinish(self, session):
         self.ending.wind_down()
         if self.ending.signal:
@@ -481,6 +484,7 @@ class Collector:
         workers = set(getattr(dsession, "_active_nodes", ()))
         if events is None:
             return
+        _signal_workers(workers, self.ending.signal)
         import queue
         import time
         deadline = time.monotonic() + WORKERS_GRACE
@@ -501,3 +505,23 @@ class Collector:
             terminalreporter.write_line(
                 f"perfcounter: {len(tests)} firmware tests' results in "
                 f"{_results_dir(self.config)}")
+
+
+def _signal_workers(workers, name):
+    """The signal that cut the controller short (name), sent to each
+    xdist worker too, which ends its test as the controller did: a
+    signal to the controller alone (a container's stop, to pytest as
+    its first process) left them running their tests, to be killed
+    with their outputs unwritten.  One that came to the whole group
+    too is ignored the second time.  Ctrl-C is the terminal's, to the
+    group already: a second one would cut a teardown short."""
+    import signal
+    signum = signal.Signals[name]
+    if signum == signal.SIGINT:
+        return
+    for worker in workers:
+        try:    # (each worker runs what it is sent on a thread of its own)
+            worker.gateway.remote_exec(
+                f"import os; os.kill(os.getpid(), {int(signum)})")
+        except Exception:   # (any: a worker gone already)
+            pass
