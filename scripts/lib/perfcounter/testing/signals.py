@@ -11,10 +11,11 @@ winds down is ignored, so that its results are written whole.
 
 A signal while a dut's QEMU starts or during a test's teardown (the
 dut writing its outputs: a test's end, where a CI job's limit often
-falls) waits for that, DEFER_LIMIT at most (Ctrl-C too): the outputs are whole, and
-a test whose outputs were being written is reported as it ended (under
-pytest-xdist, the controller takes the reports its workers send as
-they wind down).
+falls) waits for that, DEFER_LIMIT at most (Ctrl-C too): the outputs
+are whole, and a test whose outputs were being written is reported as
+it ended (under pytest-xdist, the controller takes the reports its
+workers send as they wind down, and passes SIGTERM or SIGHUP on to
+them: one sent to it alone left them running their tests).
 
 A session that has booted no firmware (the plugin is loaded in every
 pytest session of an environment that installs the package) is left
