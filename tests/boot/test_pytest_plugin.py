@@ -484,7 +484,7 @@ def test_a_signal_cuts_the_session_short_its_results_written(ctx, board):
     the results says the test did not end, exit 1.  (SIGTERM: pytest
     died at once, no results at all; SIGINT: results that looked
     whole; the controller alone: its workers ran on, the cut test's
-    outputs were lost and the session took 15 s more to end.)"""
+    outputs were lost and the session took 10 s more to end.)"""
     image = ctx.firmware(board, "tests/firmware/shell.elf")
     xdist = ["-n", "2", "--dist", "loadfile"]
     for sent, workers, code, group in [
