@@ -2,8 +2,10 @@
 """scripts/profile as a user runs it, and QEMU's refusal of bad
 perf-counter properties (on the default board)."""
 
+import os
 import re
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -104,6 +106,49 @@ def test_verbose_states_qemus_span_on_the_monotonic_clock(ctx, board):
     assert end - start <= run < ended - began, (run, start, end)
     # its results: from QEMU's exit on
     assert 0 < results < ended - end, (results, end, ended)
+
+
+# scripts/profile's run of argv[1], saying on stderr which of our modules
+# it had imported when it started QEMU's process
+IMPORTED_AT_QEMUS_START = """
+import sys
+from perfcounter.boot import qemu_process
+from perfcounter.cli import profile
+
+popen = qemu_process.subprocess.Popen
+
+
+def started(*args, **options):
+    print(*sorted(m for m in sys.modules if m.startswith("perfcounter")),
+          file=sys.stderr)
+    qemu_process.subprocess.Popen = popen
+    return popen(*args, **options)
+
+
+qemu_process.subprocess.Popen = started
+sys.argv = ["profile", sys.argv[1]]
+sys.exit(profile.main())
+"""
+
+
+def test_a_plain_run_starts_qemu_before_importing_analyses(ctx, board):
+    """Every command pays for what it imports before QEMU starts: a run
+    without a profile leaves the analyses, the image's DWARF readers,
+    its disassembly and the fault reports until they are wanted."""
+    image = ctx.firmware(board, "tests/firmware/exit_code.elf")
+    proc = subprocess.run(
+        [sys.executable, "-c", IMPORTED_AT_QEMUS_START, str(image)],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True,
+        env=dict(os.environ, PYTHONPATH=str(REPO / "scripts" / "lib")))
+    assert proc.returncode == 7, proc.stdout + proc.stderr
+    imported = set(proc.stderr.split("\n")[0].split())
+    assert "perfcounter.cli.profile" in imported, proc.stderr
+    left = {"perfcounter.outputs.annotate", "perfcounter.target.rtos",
+            "perfcounter.target.lines", "perfcounter.target.disassembly",
+            "perfcounter.boot.faults"}
+    assert not imported & left, imported & left
+    assert not any(m.startswith("perfcounter.results") for m in imported), \
+        imported
 
 
 def test_profile_stops_a_hanging_guest(ctx, board):

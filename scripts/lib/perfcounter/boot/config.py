@@ -20,7 +20,6 @@ from pathlib import Path
 from perfcounter.boot.served_sockets import QMP
 from perfcounter.errors import Failure
 from perfcounter.periods import EXACT
-from perfcounter.target import disassembly
 
 DEFAULT_TIMEOUT = 60    # host seconds
 # Events the device keeps per core when a timeline is asked for
@@ -224,6 +223,7 @@ class RunConfig:
         out = {}
         for start, end, name in self.target.function_ranges:
             if name in self.annotated:
+                from perfcounter.target import disassembly
                 pcs = [pc for pc, _ in disassembly.instructions(
                     self.target, start, end)] + [end]
                 out.update({(a, b): name for a, b in zip(pcs, pcs[1:])})

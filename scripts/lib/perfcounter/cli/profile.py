@@ -17,7 +17,7 @@ from perfcounter.cli import terminal
 from perfcounter.cli.common import ArgumentParser, main_guard
 from perfcounter.errors import Failure
 from perfcounter.messages import say
-from perfcounter.outputs import annotate, gate
+from perfcounter.outputs import gate
 from perfcounter.paths import BUILD
 from perfcounter.boot import qemu_process, run, stops
 from perfcounter.boot.signals import Signals
@@ -733,8 +733,12 @@ def main():
             target.check(args.qemu_arg)
         config = run_config(args, target, workdir)
         config.validate()
-        for name in args.annotate:
-            annotate.function_range(target, name)   # before the run
+        if args.annotate:
+            # (imported only then: with what it reads DWARF and
+            # disassembles with, 2 ms of every command's start)
+            from perfcounter.outputs import annotate
+            for name in args.annotate:
+                annotate.function_range(target, name)   # before the run
         announce(config)
         with terminal.keys_to_guest() if config.terminal else nullcontext():
             result = run(config, built, workdir, echo=True,

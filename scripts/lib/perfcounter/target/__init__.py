@@ -12,7 +12,10 @@ from functools import cached_property
 from pathlib import Path
 
 from perfcounter.errors import Failure
-from perfcounter.target import bootable, disassembly, elf, lines, rtos
+from perfcounter.target import bootable, elf
+
+# (disassembly, lines and rtos are imported where asked for: a run
+# without a profile needs none, 2 ms of every command's start)
 
 
 @dataclass(frozen=True)
@@ -142,16 +145,19 @@ class Target:
     @cached_property
     def line_table(self):
         """Its source lines (lines.LineTable), read from DWARF once."""
+        from perfcounter.target import lines
         return lines.read(self.path)
 
     @cached_property
     def conditional_branches(self):
         """The addresses of its conditional direct branches (objdump)."""
+        from perfcounter.target import disassembly
         return disassembly.conditional_branches(self)
 
     @cached_property
     def rtos_layout(self):
         """The rtos.Layout of the RTOS it runs, None, or a str saying what
         is missing for one it seems to run (read from DWARF once)."""
+        from perfcounter.target import rtos
         image = self.readable
         return rtos.layout(image) if image else None
