@@ -161,6 +161,9 @@ def test_profile_stops_a_hanging_guest(ctx, board):
 def test_profile_help_explains_options(ctx, board):
     proc = profile("--help")
     assert proc.returncode == 0, proc.stderr
+    # one line of usage, not a synopsis of every option above their list
+    assert proc.stdout.startswith(
+        "usage: scripts/profile [OPTION]... [FILE]...\n\n"), proc.stdout
     for option in ["--board", "--list-boards", "--timeout", "--no-icount",
                    "--optimization", "--qemu-arg"]:
         assert option in proc.stdout, f"--help does not explain {option}"
