@@ -63,10 +63,10 @@ int main(void)
 """
 
 
-def profile(*args, env=None, timeout=300):
+def profile(*args, env=None, timeout=300, cwd=None):
     return subprocess.run([str(PROFILE)] + [str(a) for a in args],
                           stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=timeout,
+                          text=True, timeout=timeout, cwd=cwd,
                           env=dict(os.environ, **(env or {})))
 
 
@@ -519,14 +519,16 @@ def test_gate_compares_the_functions_a_threshold_names(ctx, board):
         main = Path(tmp) / "main.c"
         main.write_text(LOOP)
         base = Path(tmp) / "base.json"
-        ok(profile(main, "--sample=exact", "--json", base))
+        # (in tmp: a profile of sources keeps main.elf, and gmon.out
+        # beside it, where it runs)
+        ok(profile(main, "--sample=exact", "--json", base, cwd=tmp))
         loose = ["--threshold", "*=50%", "--threshold", "total=50%"]
         proc = ok(profile(main, "-D", "LOOPS=110", "--sample=exact",
-                          "--baseline", base, *loose))
+                          "--baseline", base, *loose, cwd=tmp))
         assert "fn:" not in proc.stdout, proc.stdout
         proc = ok(profile(main, "-D", "LOOPS=110", "--sample=exact",
                           "--baseline", base, *loose,
-                          "--threshold", "fn:main=1%"),
+                          "--threshold", "fn:main=1%", cwd=tmp),
                   gate.REGRESSION_EXIT)
     assert re.search(r"^\| functions \| fn:main \| self \| .*"
                      r"\*\*REGRESSED\*\* \|$", proc.stdout, re.M), \
