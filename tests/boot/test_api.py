@@ -3,6 +3,7 @@
 imports it: a board run through it gives what scripts/profile gives,
 and the package installs offline into a virtual environment."""
 
+import gc
 import json
 import os
 import re
@@ -48,6 +49,30 @@ def test_a_run_through_the_api_is_scripts_profiles(ctx, board):
     assert result.plugin.cycles_instructions == profile.instructions
     # the counter core counted the model's cycles (counter_clock "cycles")
     assert api["cores"][0]["clock"] == "cycles"
+
+
+def test_outputs_are_written_with_the_cycle_collector_paused(
+        ctx, board, tmp_path, monkeypatch):
+    """outputs.write() pauses Python's cycle collector while it writes,
+    as reading the records does (each full collection walked a long
+    run's records: docs/performance.md), and leaves it as it was."""
+    from perfcounter.outputs import gmon
+    target = Target(ctx.firmware(board, EXAMPLE), board)
+    result = perfcounter.run(RunConfig(target, profile=perfcounter.EXACT),
+                             ctx.qemu)
+    collecting = []
+    write = gmon.write
+    monkeypatch.setattr(gmon, "write", lambda *args, **kwargs: (
+        collecting.append(gc.isenabled()), write(*args, **kwargs))[1])
+    assert gc.isenabled()
+    perfcounter.outputs.write(result, OutputOptions(gmon=tmp_path / "a"))
+    assert collecting == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        perfcounter.outputs.write(result, OutputOptions(gmon=tmp_path / "b"))
+        assert collecting == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable()
 
 
 def test_a_configuration_renders_the_command_and_refuses_what_cannot_run(

@@ -147,11 +147,16 @@ def write(result, options):
     returns the exit status (the guest's, or gate.REGRESSION_EXIT for a
     regression in a run that exited 0)."""
     from perfcounter.results import readout
-    # the sections named as the guest's report names them, before the
-    # timeline's writer reads their names
-    readout.match_guest_reports(result.cores, result.output)
-    unwritten = Unwritten()
-    status = _write_in_order(result, options, unwritten)
+    from perfcounter.results.plugin_results import without_gc
+    # (as the records were read: a long run's outputs make millions of
+    # texts and tuples, and each full collection walked the run's records
+    # again; scripts/profile runs without the collector at all)
+    with without_gc():
+        # the sections named as the guest's report names them, before
+        # the timeline's writer reads their names
+        readout.match_guest_reports(result.cores, result.output)
+        unwritten = Unwritten()
+        status = _write_in_order(result, options, unwritten)
     unwritten.check()
     return status
 

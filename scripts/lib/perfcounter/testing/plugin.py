@@ -311,6 +311,12 @@ def summary(result, session):
 
 
 def _write_outputs(folder, result, test, covered, steps):
+    from perfcounter.results.plugin_results import without_gc
+    with without_gc():      # (as outputs.write(): a long test's records)
+        _write_test_outputs(folder, result, test, covered, steps)
+
+
+def _write_test_outputs(folder, result, test, covered, steps):
     from perfcounter.outputs import (OutputOptions, coverage, hotspots,
                                      json_report)
     from perfcounter.results import stacks
