@@ -156,6 +156,33 @@ def test_snapshots_leave_the_profile_as_it_is(ctx, board):
             f"{profile}: with snapshots, other {', '.join(differ)}"
 
 
+def test_a_step_ended_at_a_deadline_has_the_branch_before_it(ctx, board):
+    """Steps ended at virtual deadlines as the shell polls its UART,
+    some right after a conditional branch: each step's profile has the
+    way of every conditional branch and every call that ran in it, as
+    the CPU's events count them.  (The branch's way, or an indirect
+    call's callee, was followed at the next block's entry: in the next
+    step.)"""
+    config = RunConfig(Target(ctx.firmware(board, SHELL), board),
+                       profile=EXACT)
+    with Session(config, ctx.qemu) as dut:
+        dut.expect("> ")
+        steps = []
+        for i in range(40):
+            with dut.step(f"wait {i}") as step:
+                dut.run_for(0.000001 * (1 + i % 7) + 0.00000003 * i)
+            steps.append(step)
+        with dut.step("fib") as step:
+            dut.send_line("fib 12", "\r")
+            dut.expect_exact("fib(12) = 144\r\n")
+        steps.append(step)
+    for step in steps:
+        ways = sum(step.profile.branches.values())
+        calls = sum(f.calls for f in step.functions())
+        assert (ways, calls) == (step.counts["conditional_branches"],
+                                 step.counts["calls"]), step.name
+
+
 def test_a_session_ended_where_the_guest_waits_at_a_deadline(ctx, board):
     """stop() after an ExpectTimeout or a run_for(), the guest waiting
     at a virtual deadline (a failing test's teardown): QEMU ends there

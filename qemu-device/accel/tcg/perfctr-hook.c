@@ -149,7 +149,7 @@ bool perfctr_hook_read_event(unsigned vcpu_index, PerfctrEvent event,
                              uint64_t *count)
 {
     const PerfctrPluginOps *ops = qatomic_read(&plugin);
-    CPUState *cpu;
+    uint64_t pc;
     int i;
 
     for (i = 0; i < OWN_COUNT; i++) {
@@ -167,11 +167,21 @@ bool perfctr_hook_read_event(unsigned vcpu_index, PerfctrEvent event,
      * next may still change a count (a branch taken or not); inside a
      * block (an MMIO access) nothing is unsettled.
      */
-    cpu = qemu_get_cpu(vcpu_index);
-    if (ops->left_code && cpu && cpu->neg.can_do_io) {
-        ops->left_code(vcpu_index, cpu->cc->get_pc(cpu));
+    if (ops->left_code && perfctr_hook_resume_pc(vcpu_index, &pc)) {
+        ops->left_code(vcpu_index, pc);
     }
     *count = ops->read(vcpu_index, event);
+    return true;
+}
+
+bool perfctr_hook_resume_pc(unsigned vcpu_index, uint64_t *pc)
+{
+    CPUState *cpu = qemu_get_cpu(vcpu_index);
+
+    if (!cpu || !cpu->neg.can_do_io) {
+        return false;
+    }
+    *pc = cpu->cc->get_pc(cpu);
     return true;
 }
 

@@ -258,6 +258,15 @@ bool perfctr_hook_read_event(unsigned vcpu_index, PerfctrEvent event,
                              uint64_t *count);
 
 /*
+ * The pc vcpu_index resumes at, when it waits where it may do I/O:
+ * between two blocks (a timer, a snapshot, a stop), after the last
+ * one's branch or call, which the next block's entry has not followed
+ * yet; or in an MMIO access, the last instruction of its block (the pc
+ * QEMU last stored; nothing is left to follow there).  False elsewhere.
+ */
+bool perfctr_hook_resume_pc(unsigned vcpu_index, uint64_t *pc);
+
+/*
  * Count client->want from now on and arm client->target.  An event
  * newly in client->targeted is retranslated once the running block
  * ends; its targets are exact from then on (one reached before is

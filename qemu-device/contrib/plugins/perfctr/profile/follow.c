@@ -174,23 +174,35 @@ void follow_restart(GPtrArray *blocks)
     }
 }
 
-/* Add amount to the arc of each block in made (ending in a call) */
-static void count_made(GPtrArray *made, int64_t amount)
+/*
+ * Add amount to the arc or the branch's way of each of pending, as
+ * follow() counts them once the next block is entered
+ */
+static void count_pending(GArray *pending, int64_t amount)
 {
     guint i;
 
-    for (i = 0; i < made->len; i++) {
-        const Block *block = g_ptr_array_index(made, i);
+    for (i = 0; i < pending->len; i++) {
+        const FollowPending *p = &g_array_index(pending, FollowPending, i);
+        const Block *block = p->block;
+        InsnClass last = block->last;
 
-        *pair_counter(arcs, block->last_pc, block->last.target) += amount;
+        if (last.kind == INSN_BRANCH && last.conditional && last.direct &&
+            !config->period) {
+            *pair_counter(branches, block->last_pc,
+                          p->next != block->last_fall) += amount;
+        } else if (last.kind == INSN_CALL && p->next != block->last_fall &&
+                   (!last.direct || p->next == last.target)) {
+            *pair_counter(arcs, block->last_pc, p->next) += amount;
+        }
     }
 }
 
-void follow_write(FILE *out, GPtrArray *blocks, GPtrArray *made)
+void follow_write(FILE *out, GPtrArray *blocks, GArray *pending)
 {
     lazy_count_calls(blocks, arcs, false);
-    count_made(made, 1);
+    count_pending(pending, 1);
     pair_table_write(arcs, out, "arc", true);
-    count_made(made, -1);                       /* followed later */
     pair_table_write(branches, out, "branch", true);
+    count_pending(pending, -1);                 /* followed later */
 }

@@ -36,10 +36,21 @@ void follow_push_frame(CallStack *calls, Block *block, uint64_t site,
 bool follow_calls_surely(const Block *block);
 /* The profile starts again: every count forgotten, the blocks' too */
 void follow_restart(GPtrArray *blocks);
+
 /*
- * Write the arcs and the branches' outcomes, with a call more for each
- * of made (blocks ending in a call that ran, not followed yet)
+ * A block whose last instruction ran, for next, where the next block's
+ * entry has not followed it yet (a vCPU waits between the two)
  */
-void follow_write(FILE *out, GPtrArray *blocks, GPtrArray *made);
+typedef struct FollowPending {
+    const Block *block;
+    uint64_t next;
+} FollowPending;
+
+/*
+ * Write the arcs and the branches' outcomes, with the call or the
+ * branch's way of each of pending (FollowPending) counted too, as the
+ * CPU's events count them: the next block's entry counts them later
+ */
+void follow_write(FILE *out, GPtrArray *blocks, GArray *pending);
 
 #endif

@@ -37,6 +37,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "perfctr-hook.h"
 #include "profile/block.h"
 #include "profile/calltree.h"
 #include "profile/charges.h"
@@ -48,6 +49,9 @@
 #include "profile/sample.h"
 #include "profile/unwind.h"
 #include "profile/vcpu.h"
+
+/* QEMU exports it; weak so that the plugin still loads in another QEMU */
+#pragma weak perfctr_hook_resume_pc
 
 static const PerfctrConfig *config;
 static struct qemu_plugin_scoreboard *inline_board;
@@ -651,26 +655,33 @@ static void gather_exact_histogram(void)
 }
 
 /*
- * The block the vCPU ran last if it ended in a direct call, which the
- * next block's entry follows (NULL if not): the call has happened (the
- * CPU's events count it) when a snapshot comes between the two, at a
- * controller's deadline say
+ * The block the vCPU ran last, with where it went (pending), if the
+ * next block's entry is still to follow it: a snapshot between the two
+ * (at a controller's deadline, say) counts its call or its branch's
+ * way, which the CPU's events have counted.  Where it went is QEMU's
+ * pc; without it, only a call that always goes to its target counts.
  */
-static Block *call_not_followed(Vcpu *v)
+static bool end_not_followed(Vcpu *v, unsigned index, FollowPending *pending)
 {
-    Block *block = config->period ?
+    const Block *block = config->period ?
         (Block *)(uintptr_t)v->inline_state->followed : v->block;
 
-    if (!block || !follow_calls_surely(block) ||
-        (!config->period && v->block_began < block->n)) {
-        return NULL;
+    if (!block || (!config->period && v->block_began < block->n)) {
+        return false;
     }
-    return block;
+    pending->block = block;
+    if (perfctr_hook_resume_pc &&
+        perfctr_hook_resume_pc(index, &pending->next)) {
+        return true;
+    }
+    pending->next = block->last.target;
+    return follow_calls_surely(block);
 }
 
 void profile_write(FILE *out)
 {
-    g_autoptr(GPtrArray) made = g_ptr_array_new();
+    g_autoptr(GArray) pending = g_array_new(false, false,
+                                            sizeof(FollowPending));
     uint64_t total = 0;
     int vcpu;
 
@@ -678,7 +689,7 @@ void profile_write(FILE *out)
     for (vcpu = 0; vcpu < qemu_plugin_num_vcpus(); vcpu++) {
         Vcpu *v = vcpu_state(vcpu);
         uint64_t now = profile_vcpu_executed(v);
-        Block *call;
+        FollowPending end;
 
         total += now - v->start;
         if (!config->period) {
@@ -686,9 +697,8 @@ void profile_write(FILE *out)
         } else {
             sample_vcpu_count(v);
         }
-        call = call_not_followed(v);
-        if (call) {
-            g_ptr_array_add(made, call);
+        if (end_not_followed(v, vcpu, &end)) {
+            g_array_append_val(pending, end);
         }
     }
     if (!config->period) {
@@ -708,7 +718,7 @@ void profile_write(FILE *out)
         contexts_write(out);
     }
     pair_table_write(histogram, out, "pc", false);
-    follow_write(out, blocks, made);
+    follow_write(out, blocks, pending);
     calltree_write(out);
     charges_write(out);
     profile_leave();
