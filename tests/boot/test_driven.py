@@ -158,29 +158,36 @@ def test_snapshots_leave_the_profile_as_it_is(ctx, board):
 
 def test_a_step_ended_at_a_deadline_has_the_branch_before_it(ctx, board):
     """Steps ended at virtual deadlines as the shell polls its UART,
-    some right after a conditional branch: each step's profile has the
-    way of every conditional branch and every call that ran in it, as
-    the CPU's events count them.  (The branch's way, or an indirect
-    call's callee, was followed at the next block's entry: in the next
-    step.)"""
+    then as it calls through a table of function pointers, some right
+    after a conditional branch or an indirect call: each step's profile
+    has the way of every conditional branch and every call that ran in
+    it, as the CPU's events count them.  (The branch's way, or an
+    indirect call's callee, was followed at the next block's entry: in
+    the next step.)"""
     config = RunConfig(Target(ctx.firmware(board, SHELL), board),
                        profile=EXACT)
-    with Session(config, ctx.qemu) as dut:
-        dut.expect("> ")
-        steps = []
+    steps = []
+
+    def steps_until_deadlines(name):
         for i in range(40):
-            with dut.step(f"wait {i}") as step:
+            with dut.step(f"{name} {i}") as step:
                 dut.run_for(0.000001 * (1 + i % 7) + 0.00000003 * i)
             steps.append(step)
-        with dut.step("fib") as step:
-            dut.send_line("fib 12", "\r")
-            dut.expect_exact("fib(12) = 144\r\n")
-        steps.append(step)
+
+    with Session(config, ctx.qemu) as dut:
+        dut.expect("> ")
+        steps_until_deadlines("wait")
+        dut.send_line("calls 100000", "\r")
+        dut.expect_exact("calls 100000\r\n")
+        steps_until_deadlines("calls")
+        dut.expect_exact("called 100000, sum ")
     for step in steps:
         ways = sum(step.profile.branches.values())
         calls = sum(f.calls for f in step.functions())
         assert (ways, calls) == (step.counts["conditional_branches"],
                                  step.counts["calls"]), step.name
+    assert sum(s.counts["calls"] for s in steps[40:]) > 100, \
+        "the deadlines came after the calls"
 
 
 def test_a_session_ended_where_the_guest_waits_at_a_deadline(ctx, board):

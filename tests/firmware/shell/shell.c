@@ -15,6 +15,9 @@
  *   (mod 256) of N bytes (N up to 65536), in section 2 ("crc").
  * - sort N: "sorted N words, checksum C" (N up to 1024 pseudo-random
  *   words, insertion sort), in section 3 ("sort").
+ * - calls N: "called N, sum S", N calls (up to 1000000) through a table
+ *   of function pointers, as an interpreter's or a command table's
+ *   dispatch makes them (no section).
  * - dwt: "dwt on" once the Cortex-M DWT's cycle counter runs (set
  *   going here: DEMCR.TRCENA, CTRL.CYCCNTENA), "no dwt" on a core
  *   without one.
@@ -38,6 +41,7 @@
 #define DELETE 0x7f
 #define CRC_MAX 65536
 #define SORT_MAX 1024
+#define CALLS_MAX 1000000
 
 static unsigned int words[SORT_MAX];
 
@@ -189,6 +193,41 @@ static unsigned int sort_words(unsigned int n)
     return sum;
 }
 
+static unsigned int add_one(unsigned int x)
+{
+    return x + 1;
+}
+
+static unsigned int add_three(unsigned int x)
+{
+    return x + 3;
+}
+
+static unsigned int twice(unsigned int x)
+{
+    return x * 2;
+}
+
+static unsigned int halve(unsigned int x)
+{
+    return x / 2;
+}
+
+/* (volatile: each call stays one through a register) */
+static unsigned int (*volatile const operations[])(unsigned int) = {
+    add_one, add_three, twice, halve,
+};
+
+static unsigned int call_through_table(unsigned int n)
+{
+    unsigned int sum = 0, i;
+
+    for (i = 0; i < n; i++) {
+        sum = operations[i % 4](sum) & 0xffff;
+    }
+    return sum;
+}
+
 /* The number after a command, or -1 if there is none or it is too big */
 static long argument(const char *text, long most)
 {
@@ -239,13 +278,21 @@ static void run(const char *line)
         uart_putu(n);
         uart_puts(" words, checksum ");
         uart_putu(sum);
+    } else if (!strncmp(line, "calls", 5) &&
+               (n = argument(line + 5, CALLS_MAX)) >= 0) {
+        unsigned int sum = call_through_table(n);
+
+        uart_puts("called ");
+        uart_putu(n);
+        uart_puts(", sum ");
+        uart_putu(sum);
     } else if (!strcmp(line, "dwt")) {
         uart_puts(dwt_start() ? "dwt on" : "no dwt");
     } else if (!strncmp(line, "echo ", 5)) {
         uart_puts(line + 5);
     } else if (!strcmp(line, "help")) {
-        uart_puts("fib N, crc N, sort N, dwt, echo WORDS, report, "
-                  "exit [CODE]");
+        uart_puts("fib N, crc N, sort N, calls N, dwt, echo WORDS, "
+                  "report, exit [CODE]");
     } else if (!strcmp(line, "report")) {
         perf_print_formatted_report(p, alt_get_cpu_freq(), 3, "fib", "crc",
                                     "sort");
